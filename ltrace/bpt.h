@@ -1,0 +1,53 @@
+/* Breakpoints of one address space: a hash from address to breakpoint.
+ * Breakpoints are never lifted while the tracee runs (DESIGN.md): an entry
+ * breakpoint's displaced jump is emulated, a return breakpoint's displaced
+ * instruction runs from a scratch slot. */
+#ifndef LTRACE_BPT_H
+#define LTRACE_BPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "displace.h"
+#include "forward.h"
+
+enum bpt_kind {
+	BPT_PLT,	/* call stub: a traced call starts here */
+	BPT_RETURN,	/* return address of a traced call */
+};
+
+struct breakpoint {
+	uint64_t addr;
+	enum bpt_kind kind;
+	uint8_t orig;		/* the byte under the int3 */
+	bool inserted;
+	/* BPT_PLT */
+	const char *name;
+	uint64_t got;		/* runtime address of the GOT slot */
+	const struct prototype *proto;
+	/* BPT_RETURN */
+	struct displaced plan;
+	uint64_t slot;		/* scratch slot address (DISPLACE_COPY) */
+};
+
+struct bpt_table {
+	struct breakpoint **slots;	/* open addressing, power of two */
+	size_t cap;
+	size_t count;
+};
+
+void bpt_table_init(struct bpt_table *t);
+/* Frees every breakpoint; does not touch the tracee. */
+void bpt_table_destroy(struct bpt_table *t);
+/* Deep copy (for a forked child with -f). */
+void bpt_table_clone(struct bpt_table *dst, const struct bpt_table *src);
+struct breakpoint *bpt_lookup(const struct bpt_table *t, uint64_t addr);
+/* Add a new zeroed breakpoint at ADDR (which must not be present). */
+struct breakpoint *bpt_add(struct bpt_table *t, uint64_t addr,
+			   enum bpt_kind kind);
+/* Call FN on every breakpoint. */
+void bpt_foreach(const struct bpt_table *t,
+		 void (*fn)(struct breakpoint *b, void *data), void *data);
+
+#endif

@@ -1,0 +1,27 @@
+/* What happens at a traced call and its return, independent of how the
+ * tracee was stopped: pending-call bookkeeping, formatting and output. */
+#ifndef LTRACE_CALLS_H
+#define LTRACE_CALLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "forward.h"
+
+void calls_init(const struct options *o);
+
+/* Task T entered the function of PLT breakpoint B; the return address
+ * RET is at SP.  PRINT: show the call (false for a silent process). */
+void call_entry(struct task *t, const struct breakpoint *b,
+		struct callsite *cs, uint64_t ret, uint64_t sp, bool print);
+
+/* The task's pending call at frame index I returned (frames above it
+ * never will).  Formats and prints the return, pops the frames. */
+void call_return(struct task *t, size_t i, struct callsite *cs, bool print);
+
+/* The index of T's pending call that returns to RET with the stack
+ * pointer now at SP, or -1. */
+long call_match(const struct task *t, uint64_t ret, uint64_t sp);
+
+#endif

@@ -1,0 +1,27 @@
+/* The machine state of one traced call, as the ABI fetch code sees it.
+ * Filled by the core at the entry stop and again at the return stop.  The
+ * register blocks are the architecture's own (for x86_64, struct
+ * user_regs_struct and struct user_fpregs_struct from <sys/user.h>); only
+ * sysdeps/<arch>/fetch.c looks inside them. */
+#ifndef LTRACE_CALLSITE_H
+#define LTRACE_CALLSITE_H
+
+#include <stdbool.h>
+
+#include "forward.h"
+
+struct callsite {
+	struct memsrc *mem;
+	/* General purpose registers; never NULL. */
+	const void *regs;
+	/* Floating point registers, fetched lazily: returns NULL if they
+	 * cannot be read.  The core's implementation does one
+	 * PTRACE_GETFPREGS per stop at most, and only when called. */
+	const void *(*fpregs)(struct callsite *cs);
+	/* True at the entry stop (registers as at the first instruction of
+	 * the callee: return address at [sp]); false at the return stop
+	 * (registers as just after the callee returned). */
+	bool at_entry;
+};
+
+#endif

@@ -1,0 +1,22 @@
+/* Declarations of the tracer's structures, so headers need not include
+ * headers. */
+#ifndef LTRACE_FORWARD_H
+#define LTRACE_FORWARD_H
+
+struct options;
+struct process;
+struct task;
+struct breakpoint;
+struct memsrc;
+struct strbuf;
+struct type;
+struct prototype;
+struct protolib;
+struct callfmt;
+struct fmtopts;
+struct callsite;
+struct plt_entry;
+struct elf_image;
+struct displaced;
+
+#endif

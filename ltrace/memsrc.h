@@ -1,0 +1,26 @@
+/* How formatting code reads tracee memory.  Lenses and the ABI fetch code
+ * read only through this interface: the tracer's implementation caches
+ * pages for the duration of one stop (sysdeps/linux-gnu/mem.c); unit tests
+ * supply a fake one over a local buffer. */
+#ifndef LTRACE_MEMSRC_H
+#define LTRACE_MEMSRC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct memsrc {
+	/* Copy up to LEN bytes at tracee address ADDR into BUF.  Returns the
+	 * number of bytes copied: LEN, or fewer when the range runs into
+	 * memory that cannot be read (0 when ADDR itself is unreadable).
+	 * Never fails otherwise; never touches BUF past the returned count. */
+	size_t (*read)(struct memsrc *m, uint64_t addr, void *buf, size_t len);
+};
+
+static inline size_t memsrc_read(struct memsrc *m, uint64_t addr, void *buf,
+				 size_t len)
+{
+	return m->read(m, addr, buf, len);
+}
+
+#endif

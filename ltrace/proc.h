@@ -1,0 +1,85 @@
+/* Traced processes (address spaces) and tasks (threads).  A process owns
+ * the breakpoints, the image and the scratch pages; a task owns its
+ * registers' stop state and its stack of pending traced calls. */
+#ifndef LTRACE_PROC_H
+#define LTRACE_PROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "bpt.h"
+#include "elfscan.h"
+#include "forward.h"
+
+/* A region of scratch memory mapped into the tracee for displaced
+ * instructions, handed out in DISPLACE_SLOT_SIZE slots. */
+struct scratch {
+	uint64_t base;
+	size_t size;
+	size_t used;
+};
+
+struct process {
+	pid_t pid;		/* thread group id */
+	int memfd;		/* /proc/PID/mem, read-write */
+	int ntasks;
+	bool silent;		/* calls are serviced, not printed */
+	/* A vfork child runs in its parent's memory: it uses the parent's
+	 * breakpoints (this points at the parent) until it execs. */
+	struct process *vfork_parent;
+	struct bpt_table bpts;
+	struct elf_image image;
+	uint64_t bias;
+	struct scratch *scratch;
+	size_t nscratch;
+	/* "syscall; int3" in scratch memory, for injected syscalls once a
+	 * scratch region exists; 0 before. */
+	uint64_t syscall_insn;
+	struct process *next;
+};
+
+/* One traced call that has not returned yet. */
+struct frame {
+	uint64_t ret;		/* return address */
+	uint64_t sp;		/* stack pointer at entry: points at ret */
+	const struct breakpoint *plt;
+	struct callfmt *cf;
+	unsigned long id;	/* identifies the entry line for the output */
+	bool had_args;		/* the entry line showed arguments */
+};
+
+struct task {
+	pid_t tid;
+	struct process *proc;
+	struct frame *frames;
+	size_t nframes;
+	size_t capframes;
+	/* Stopped by the kernel before its parent reported the clone: it
+	 * waits here until we know which process it belongs to. */
+	bool orphan;
+	int orphan_status;
+	struct task *hnext;
+};
+
+struct process *process_new(pid_t pid);
+/* Frees the process and its breakpoints; its tasks must be gone. */
+void process_free(struct process *p);
+/* The process whose memory and breakpoints P uses. */
+struct process *process_mem(struct process *p);
+struct process *process_first(void);
+
+struct task *task_new(pid_t tid, struct process *p);
+void task_free(struct task *t);
+struct task *task_lookup(pid_t tid);
+size_t task_count(void);
+/* Call FN on every task (FN may free the task it is given). */
+void task_foreach(void (*fn)(struct task *t, void *data), void *data);
+
+struct frame *task_push_frame(struct task *t);
+/* Pop frames above and including index I; frames above I never returned
+ * and have their formatting state freed. */
+void task_pop_frames(struct task *t, size_t i);
+
+#endif

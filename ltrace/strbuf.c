@@ -1,0 +1,85 @@
+#include "strbuf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
+
+void strbuf_init(struct strbuf *sb)
+{
+	sb->s = NULL;
+	sb->len = 0;
+	sb->cap = 0;
+	strbuf_grow(sb, 64);
+}
+
+void strbuf_destroy(struct strbuf *sb)
+{
+	free(sb->s);
+	sb->s = NULL;
+	sb->len = sb->cap = 0;
+}
+
+void strbuf_reset(struct strbuf *sb)
+{
+	strbuf_truncate(sb, 0);
+}
+
+void strbuf_grow(struct strbuf *sb, size_t n)
+{
+	if (sb->len + n + 1 <= sb->cap)
+		return;
+	size_t cap = sb->cap ? sb->cap : 64;
+	while (cap < sb->len + n + 1)
+		cap *= 2;
+	sb->s = xrealloc(sb->s, cap);
+	sb->cap = cap;
+	sb->s[sb->len] = '\0';
+}
+
+void strbuf_truncate(struct strbuf *sb, size_t len)
+{
+	if (len < sb->len) {
+		sb->len = len;
+		sb->s[len] = '\0';
+	}
+}
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	strbuf_grow(sb, len);
+	memcpy(sb->s + sb->len, data, len);
+	sb->len += len;
+	sb->s[sb->len] = '\0';
+}
+
+void strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addch(struct strbuf *sb, char c)
+{
+	strbuf_grow(sb, 1);
+	sb->s[sb->len++] = c;
+	sb->s[sb->len] = '\0';
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(sb->s + sb->len, sb->cap - sb->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sb->cap - sb->len) {
+		strbuf_grow(sb, n);
+		va_start(ap, fmt);
+		vsnprintf(sb->s + sb->len, sb->cap - sb->len, fmt, ap);
+		va_end(ap);
+	}
+	sb->len += n;
+}

@@ -1,0 +1,33 @@
+/* Internal interfaces of the Linux backend (sysdeps/linux-gnu). */
+#ifndef LTRACE_LINUX_H
+#define LTRACE_LINUX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "arch.h"
+#include "forward.h"
+
+/* trace.c: wait for TID alone until it stops with SIGTRAP (after an
+ * injected syscall or a step).  A signal that arrives first is kept for
+ * delivery at the next resume.  Returns 0, or -1 if TID died. */
+int trace_wait_trap(struct task *t);
+int trace_get_regs(pid_t tid, struct arch_regs *r);
+int trace_set_regs(pid_t tid, const struct arch_regs *r);
+
+/* inject.c: run system call NR(ARGS) in task T, whose registers are
+ * SAVED (restored afterwards, by the caller's next set_regs).  Returns 0
+ * and the result in *RET, or -1 if the task died. */
+int inject_syscall(struct task *t, const struct arch_regs *saved, long nr,
+		   const long args[6], long *ret);
+/* A free DISPLACE_SLOT_SIZE slot within reach (+-2 GiB) of NEAR, mapping
+ * a new scratch region if needed.  0 if none could be had. */
+uint64_t scratch_slot(struct task *t, const struct arch_regs *saved,
+		      uint64_t near);
+
+/* The pending signal of T to deliver at its next resume (0 for none). */
+int task_take_pending_signal(struct task *t);
+void task_set_pending_signal(struct task *t, int sig);
+
+#endif

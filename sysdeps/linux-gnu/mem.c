@@ -1,0 +1,187 @@
+#include "mem.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "error.h"
+
+#define PAGE 4096UL
+#define NPAGES 32
+/* Reads larger than this bypass the cache. */
+#define DIRECT_MIN (4 * PAGE)
+
+enum page_state { PAGE_EMPTY, PAGE_OK, PAGE_BAD };
+
+struct page {
+	uint64_t addr;
+	enum page_state state;
+	uint8_t data[PAGE];
+};
+
+static struct {
+	struct memsrc src;
+	pid_t pid;
+	int memfd;
+	struct page pages[NPAGES];
+	unsigned next_victim;
+	unsigned long syscalls;
+	bool warned;
+} mem;
+
+static void report(int err)
+{
+	if (err == ESRCH || err == EFAULT || err == EIO || err == ENOMEM ||
+	    mem.warned)
+		return;
+	mem.warned = true;
+	errno = err;
+	perror_msg("reading memory of pid %d", (int)mem.pid);
+}
+
+/* One range, process_vm_readv first, then /proc/PID/mem. */
+static size_t raw_read(uint64_t addr, void *buf, size_t len)
+{
+	struct iovec l = { buf, len }, r = { (void *)addr, len };
+	mem.syscalls++;
+	ssize_t n = process_vm_readv(mem.pid, &l, 1, &r, 1, 0);
+	if (n == (ssize_t)len)
+		return len;
+	size_t got = n > 0 ? (size_t)n : 0;
+	if (n < 0)
+		report(errno);
+	if (mem.memfd < 0)
+		return got;
+	mem.syscalls++;
+	ssize_t m = pread(mem.memfd, (char *)buf + got, len - got,
+			  (off_t)(addr + got));
+	if (m < 0)
+		report(errno);
+	return got + (m > 0 ? (size_t)m : 0);
+}
+
+static struct page *find_page(uint64_t pa)
+{
+	for (unsigned i = 0; i < NPAGES; i++)
+		if (mem.pages[i].state != PAGE_EMPTY &&
+		    mem.pages[i].addr == pa)
+			return &mem.pages[i];
+	return NULL;
+}
+
+static struct page *victim(void)
+{
+	for (unsigned i = 0; i < NPAGES; i++)
+		if (mem.pages[i].state == PAGE_EMPTY)
+			return &mem.pages[i];
+	struct page *p = &mem.pages[mem.next_victim];
+	mem.next_victim = (mem.next_victim + 1) % NPAGES;
+	return p;
+}
+
+static struct page *get_page(uint64_t pa)
+{
+	struct page *p = find_page(pa);
+	if (p)
+		return p;
+	p = victim();
+	p->addr = pa;
+	p->state = raw_read(pa, p->data, PAGE) == PAGE ? PAGE_OK : PAGE_BAD;
+	return p;
+}
+
+size_t mem_read_direct(uint64_t addr, void *buf, size_t len)
+{
+	return raw_read(addr, buf, len);
+}
+
+/* A page that fails whole may still be partly readable at its start
+ * (never: protections are per page), so a bad page ends the read. */
+static size_t cached_read(struct memsrc *m, uint64_t addr, void *buf,
+			  size_t len)
+{
+	(void)m;
+	if (len >= DIRECT_MIN)
+		return mem_read_direct(addr, buf, len);
+	size_t done = 0;
+	while (done < len) {
+		uint64_t a = addr + done;
+		struct page *p = get_page(a & ~(PAGE - 1));
+		if (p->state != PAGE_OK)
+			break;
+		size_t off = a & (PAGE - 1);
+		size_t n = PAGE - off;
+		if (n > len - done)
+			n = len - done;
+		memcpy((char *)buf + done, p->data + off, n);
+		done += n;
+	}
+	return done;
+}
+
+struct memsrc *mem_bind(pid_t pid, int memfd)
+{
+	if (pid != mem.pid)
+		mem_reset();
+	mem.pid = pid;
+	mem.memfd = memfd;
+	mem.src.read = cached_read;
+	return &mem.src;
+}
+
+void mem_reset(void)
+{
+	for (unsigned i = 0; i < NPAGES; i++)
+		mem.pages[i].state = PAGE_EMPTY;
+	mem.next_victim = 0;
+}
+
+void mem_prefetch(const uint64_t *addrs, size_t n)
+{
+	struct iovec l[NPAGES], r[NPAGES];
+	struct page *pg[NPAGES];
+	size_t k = 0;
+	for (size_t i = 0; i < n && k < NPAGES / 2; i++) {
+		uint64_t pa = addrs[i] & ~(PAGE - 1);
+		if (addrs[i] < PAGE || find_page(pa))
+			continue;
+		bool dup = false;
+		for (size_t j = 0; j < k; j++)
+			dup |= pg[j]->addr == pa;
+		if (dup)
+			continue;
+		pg[k] = victim();
+		pg[k]->addr = pa;
+		pg[k]->state = PAGE_BAD;	/* reserved until read */
+		l[k] = (struct iovec){ pg[k]->data, PAGE };
+		r[k] = (struct iovec){ (void *)pa, PAGE };
+		k++;
+	}
+	if (!k)
+		return;
+	mem.syscalls++;
+	ssize_t got = process_vm_readv(mem.pid, l, k, r, k, 0);
+	size_t full = got > 0 ? (size_t)got / PAGE : 0;
+	for (size_t j = 0; j < k; j++)
+		pg[j]->state = j < full ? PAGE_OK : PAGE_EMPTY;
+}
+
+int mem_write(int memfd, uint64_t addr, const void *buf, size_t len)
+{
+	for (unsigned i = 0; i < NPAGES; i++)
+		if (mem.pages[i].state != PAGE_EMPTY &&
+		    mem.pages[i].addr + PAGE > addr &&
+		    mem.pages[i].addr < addr + len)
+			mem.pages[i].state = PAGE_EMPTY;
+	ssize_t n = pwrite(memfd, buf, len, (off_t)addr);
+	if (n == (ssize_t)len)
+		return 0;
+	return n < 0 ? -errno : -EIO;
+}
+
+unsigned long mem_syscalls(void)
+{
+	return mem.syscalls;
+}

@@ -1,0 +1,687 @@
+/* The ptrace event loop: launching, decoding wait statuses into events,
+ * and acting on them (breakpoints, signals, clone/fork/vfork/exec, exit).
+ *
+ * Budget (DESIGN.md): a traced call costs two stops.  At the call stub:
+ * GETREGS, one gathered read, SETREGS (the stub's GOT jump emulated),
+ * CONT.  At the return: GETREGS, SETREGS (into the displaced copy), CONT. */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "bpt.h"
+#include "callsite.h"
+#include "calls.h"
+#include "displace.h"
+#include "elfscan.h"
+#include "error.h"
+#include "linux.h"
+#include "mem.h"
+#include "options.h"
+#include "output.h"
+#include "proc.h"
+#include "proto.h"
+#include "xmalloc.h"
+
+#define TRACE_OPTIONS (PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | \
+		       PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | \
+		       PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL)
+
+static const struct options *opts;
+static const struct protolib *protos;
+static pid_t main_pid;
+static int main_status = -1;	/* tracer exit status once known */
+static unsigned long singlesteps;
+
+/* Signals that arrived while a task was being waited for alone. */
+struct pending {
+	pid_t tid;
+	int sig;
+	struct pending *next;
+};
+static struct pending *pendings;
+
+void task_set_pending_signal(struct task *t, int sig)
+{
+	struct pending *p = xmalloc(sizeof(*p));
+	p->tid = t->tid;
+	p->sig = sig;
+	p->next = pendings;
+	pendings = p;
+}
+
+int task_take_pending_signal(struct task *t)
+{
+	for (struct pending **pp = &pendings; *pp; pp = &(*pp)->next) {
+		if ((*pp)->tid == t->tid) {
+			struct pending *p = *pp;
+			int sig = p->sig;
+			*pp = p->next;
+			free(p);
+			return sig;
+		}
+	}
+	return 0;
+}
+
+int trace_get_regs(pid_t tid, struct arch_regs *r)
+{
+	return ptrace(PTRACE_GETREGS, tid, 0, &r->r) ? -1 : 0;
+}
+
+int trace_set_regs(pid_t tid, const struct arch_regs *r)
+{
+	return ptrace(PTRACE_SETREGS, tid, 0, &r->r) ? -1 : 0;
+}
+
+int trace_wait_trap(struct task *t)
+{
+	for (;;) {
+		int st;
+		pid_t r = waitpid(t->tid, &st, __WALL);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 || !WIFSTOPPED(st))
+			return -1;
+		int sig = WSTOPSIG(st);
+		if (sig == SIGTRAP && (st >> 16) == 0)
+			return 0;
+		if ((st >> 16) == 0 && sig != (SIGTRAP | 0x80))
+			task_set_pending_signal(t, sig);
+		ptrace(PTRACE_CONT, t->tid, 0, 0);
+	}
+}
+
+static void resume(struct task *t, int sig)
+{
+	if (!sig)
+		sig = task_take_pending_signal(t);
+	if (ptrace(PTRACE_CONT, t->tid, 0, sig) && errno != ESRCH)
+		perror_msg("PTRACE_CONT of %d", (int)t->tid);
+}
+
+/* ---- the stop context: registers, lazily the FP registers ---- */
+
+struct stop {
+	struct callsite cs;
+	struct arch_regs regs;
+	struct arch_fpregs fp;
+	int fp_state;		/* 0 not read, 1 read, -1 failed */
+	pid_t tid;
+};
+
+static const void *stop_fpregs(struct callsite *cs)
+{
+	struct stop *s = (struct stop *)cs;
+	if (!s->fp_state)
+		s->fp_state = ptrace(PTRACE_GETFPREGS, s->tid, 0, &s->fp.f) ?
+			-1 : 1;
+	return s->fp_state > 0 ? &s->fp.f : NULL;
+}
+
+static void stop_init(struct stop *s, struct task *t, bool at_entry)
+{
+	struct process *p = process_mem(t->proc);
+	s->cs.mem = mem_bind(p->pid, p->memfd);
+	s->cs.regs = &s->regs.r;
+	s->cs.fpregs = stop_fpregs;
+	s->cs.at_entry = at_entry;
+	s->fp_state = 0;
+	s->tid = t->tid;
+}
+
+static bool task_prints(const struct task *t)
+{
+	return !t->proc->silent;
+}
+
+/* ---- image setup: breakpoints on every call stub ---- */
+
+static uint64_t read_at_entry(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	Elf64_auxv_t av[64];
+	ssize_t n = read(fd, av, sizeof(av));
+	close(fd);
+	for (ssize_t i = 0; i < n / (ssize_t)sizeof(av[0]); i++)
+		if (av[i].a_type == AT_ENTRY)
+			return av[i].a_un.a_val;
+	return 0;
+}
+
+/* Write int3 over every stub at once: read the span of the stubs, patch
+ * it, write it back in one pwrite (at exec time only one thread runs). */
+static void insert_plt_breakpoints(struct process *p)
+{
+	struct elf_image *img = &p->image;
+	if (!img->nplt)
+		return;
+	uint64_t lo = img->plt[0].addr + p->bias;
+	uint64_t hi = img->plt[img->nplt - 1].addr + p->bias + 1;
+	uint8_t *buf = xmalloc(hi - lo);
+	if (pread(p->memfd, buf, hi - lo, lo) != (ssize_t)(hi - lo)) {
+		perror_msg("reading the call stubs of pid %d", (int)p->pid);
+		free(buf);
+		return;
+	}
+	for (size_t i = 0; i < img->nplt; i++) {
+		uint64_t a = img->plt[i].addr + p->bias;
+		if (bpt_lookup(&p->bpts, a))
+			continue;
+		struct breakpoint *b = bpt_add(&p->bpts, a, BPT_PLT);
+		b->name = img->plt[i].name;
+		b->got = img->plt[i].got + p->bias;
+		b->proto = protolib_lookup(protos, b->name);
+		b->orig = buf[a - lo];
+		b->inserted = true;
+		buf[a - lo] = ARCH_BREAKPOINT;
+	}
+	if (mem_write(p->memfd, lo, buf, hi - lo))
+		perror_msg("inserting breakpoints in pid %d", (int)p->pid);
+	free(buf);
+}
+
+static int open_memfd(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+	return open(path, O_RDWR | O_CLOEXEC);
+}
+
+/* The process has just exec'd (or was just started): read its image,
+ * map scratch memory near it, put breakpoints on its call stubs. */
+static void setup_image(struct task *t)
+{
+	struct process *p = t->proc;
+	char path[64], err[256];
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)p->pid);
+	p->memfd = open_memfd(p->pid);
+	if (p->memfd < 0) {
+		perror_msg("opening /proc/%d/mem", (int)p->pid);
+		return;
+	}
+	if (elf_image_read(&p->image, path, err, sizeof(err)) < 0) {
+		error_msg("%s: %s", path, err);
+		return;
+	}
+	p->bias = p->image.is_dyn ? read_at_entry(p->pid) - p->image.entry
+				  : 0;
+	if (!p->image.nplt)
+		return;
+	struct arch_regs regs;
+	if (trace_get_regs(t->tid, &regs))
+		return;
+	scratch_slot(t, &regs, p->image.plt[0].addr + p->bias);
+	trace_set_regs(t->tid, &regs);
+	insert_plt_breakpoints(p);
+}
+
+/* ---- return breakpoints ---- */
+
+/* Read the original bytes at ADDR, undoing our own int3s in them. */
+static void read_code(struct process *p, struct memsrc *m, uint64_t addr,
+		      uint8_t *buf, size_t len)
+{
+	size_t n = memsrc_read(m, addr, buf, len);
+	memset(buf + n, 0, len - n);
+	for (size_t i = 0; i < n; i++) {
+		struct breakpoint *b = bpt_lookup(&p->bpts, addr + i);
+		if (b && b->inserted)
+			buf[i] = b->orig;
+	}
+}
+
+static void ensure_return_bp(struct task *t, struct stop *s, uint64_t ret)
+{
+	struct process *p = process_mem(t->proc);
+	if (bpt_lookup(&p->bpts, ret))
+		return;
+	uint8_t code[ARCH_MAX_INSN + 1];
+	read_code(p, s->cs.mem, ret, code, sizeof(code));
+	uint64_t slot = scratch_slot(t, &s->regs, ret);
+	struct breakpoint *b = bpt_add(&p->bpts, ret, BPT_RETURN);
+	if (!slot || displace_plan(code, sizeof(code), ret, slot, &b->plan))
+		b->plan.kind = DISPLACE_STEP;
+	if (b->plan.kind == DISPLACE_COPY) {
+		b->slot = slot;
+		if (mem_write(p->memfd, slot, b->plan.code, b->plan.code_len))
+			b->plan.kind = DISPLACE_STEP;
+	}
+	static const uint8_t int3 = ARCH_BREAKPOINT;
+	b->orig = code[0];
+	b->inserted = mem_write(p->memfd, ret, &int3, 1) == 0;
+}
+
+/* Single-step the original instruction in place: the counted fallback
+ * for an instruction that cannot run displaced. */
+static void step_in_place(struct task *t, struct breakpoint *b,
+			  struct stop *s)
+{
+	struct process *p = process_mem(t->proc);
+	static const uint8_t int3 = ARCH_BREAKPOINT;
+	singlesteps++;
+	mem_write(p->memfd, b->addr, &b->orig, 1);
+	arch_set_ip(&s->regs, b->addr);
+	trace_set_regs(t->tid, &s->regs);
+	if (ptrace(PTRACE_SINGLESTEP, t->tid, 0, 0) == 0)
+		trace_wait_trap(t);
+	mem_write(p->memfd, b->addr, &int3, 1);
+}
+
+/* Move the task past the instruction under return breakpoint B. */
+static void run_displaced(struct task *t, struct breakpoint *b,
+			  struct stop *s)
+{
+	struct process *p = process_mem(t->proc);
+	switch (b->plan.kind) {
+	case DISPLACE_COPY:
+		arch_set_ip(&s->regs, b->slot);
+		break;
+	case DISPLACE_JUMP:
+		arch_set_ip(&s->regs, b->plan.target);
+		break;
+	case DISPLACE_CALL: {
+		uint64_t sp = arch_sp(&s->regs) - sizeof(uint64_t);
+		mem_write(p->memfd, sp, &b->plan.ret_addr, sizeof(uint64_t));
+		arch_set_sp(&s->regs, sp);
+		arch_set_ip(&s->regs, b->plan.target);
+		break;
+	}
+	case DISPLACE_STEP:
+		step_in_place(t, b, s);
+		return;
+	}
+	trace_set_regs(t->tid, &s->regs);
+}
+
+/* ---- breakpoint hits ---- */
+
+static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
+{
+	uint64_t sp = arch_sp(&s->regs), ret = 0, target = 0;
+	uint64_t pf[2 + 6] = { sp, b->got };
+	unsigned n = 2 + arch_int_args(&s->regs, pf + 2);
+	mem_prefetch(pf, n);
+	if (memsrc_read(s->cs.mem, sp, &ret, 8) != 8 ||
+	    memsrc_read(s->cs.mem, b->got, &target, 8) != 8) {
+		error_msg("pid %d: cannot read the GOT slot of %s",
+			  (int)t->tid, b->name);
+		return;
+	}
+	call_entry(t, b, &s->cs, ret, sp, task_prints(t));
+	ensure_return_bp(t, s, ret);
+	/* Emulate the stub's "jmp *GOT(%rip)". */
+	arch_set_ip(&s->regs, target);
+	trace_set_regs(t->tid, &s->regs);
+}
+
+static void on_return(struct task *t, struct breakpoint *b, struct stop *s)
+{
+	long i = call_match(t, b->addr, arch_sp(&s->regs));
+	if (i >= 0) {
+		s->cs.at_entry = false;
+		call_return(t, i, &s->cs, task_prints(t));
+	}
+	run_displaced(t, b, s);
+}
+
+/* A SIGTRAP stop: ours if the IP is just past one of our int3s. */
+static bool on_trap(struct task *t)
+{
+	struct stop s;
+	stop_init(&s, t, true);
+	if (trace_get_regs(t->tid, &s.regs))
+		return true;
+	uint64_t at = arch_ip(&s.regs) - ARCH_DECR_PC_AFTER_BREAK;
+	struct breakpoint *b = bpt_lookup(&process_mem(t->proc)->bpts, at);
+	if (!b || !b->inserted)
+		return false;
+	arch_set_ip(&s.regs, at);
+	if (b->kind == BPT_PLT)
+		on_plt(t, b, &s);
+	else
+		on_return(t, b, &s);
+	return true;
+}
+
+/* ---- signals and status lines ---- */
+
+static const char *signame(int sig)
+{
+	static char buf[16];
+	const char *n = sigabbrev_np(sig);
+	if (n) {
+		snprintf(buf, sizeof(buf), "SIG%s", n);
+		return buf;
+	}
+	snprintf(buf, sizeof(buf), "SIG%d", sig);
+	return buf;
+}
+
+static void on_signal(struct task *t, int sig)
+{
+	if (task_prints(t) && !opts->no_signals)
+		out_line(t->tid, "--- %s (%s) ---", signame(sig),
+			 strsignal(sig));
+	resume(t, sig);
+}
+
+static void task_gone(struct task *t)
+{
+	struct process *p = t->proc;
+	task_free(t);
+	if (p && p->ntasks == 0)
+		process_free(p);
+}
+
+static void on_exit_status(struct task *t, int st)
+{
+	bool leader = t->proc && t->tid == t->proc->pid;
+	if (leader && task_prints(t)) {
+		if (WIFEXITED(st))
+			out_line(t->tid, "+++ exited (status %d) +++",
+				 WEXITSTATUS(st));
+		else
+			out_line(t->tid, "+++ killed by %s +++",
+				 signame(WTERMSIG(st)));
+	}
+	if (t->tid == main_pid)
+		main_status = WIFEXITED(st) ? WEXITSTATUS(st)
+					    : 128 + WTERMSIG(st);
+	task_gone(t);
+}
+
+/* ---- new tasks: threads, forks, vforks ---- */
+
+static pid_t tgid_of(pid_t tid)
+{
+	char path[64], line[128];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	FILE *f = fopen(path, "re");
+	pid_t tgid = -1;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+static void restore_byte(struct breakpoint *b, void *data)
+{
+	int fd = *(int *)data;
+	if (b->inserted)
+		mem_write(fd, b->addr, &b->orig, 1);
+}
+
+/* A forked child that is not followed: take our int3s out of its copy of
+ * the address space and let it go. */
+static void release_fork_child(pid_t pid, struct process *parent)
+{
+	int fd = open_memfd(pid);
+	if (fd >= 0) {
+		bpt_foreach(&parent->bpts, restore_byte, &fd);
+		close(fd);
+	}
+	if (ptrace(PTRACE_DETACH, pid, 0, 0) && errno != ESRCH)
+		perror_msg("detaching from %d", (int)pid);
+}
+
+/* The new task CHILD exists and has reported its first stop. */
+static void adopt(struct task *parent, pid_t child, int event)
+{
+	struct process *pp = parent->proc;
+	struct task *c = task_lookup(child);
+	bool stopped = c != NULL;
+	if (event == PTRACE_EVENT_CLONE && tgid_of(child) == pp->pid) {
+		if (c) {
+			c->proc = pp;
+			pp->ntasks++;
+			c->orphan = false;
+		} else {
+			c = task_new(child, pp);
+		}
+	} else if (event == PTRACE_EVENT_VFORK) {
+		/* Shares our memory and breakpoints until it execs. */
+		struct process *np = process_new(child);
+		np->silent = true;
+		np->vfork_parent = process_mem(pp);
+		np->memfd = -1;
+		if (c) {
+			c->proc = np;
+			np->ntasks++;
+			c->orphan = false;
+		} else {
+			c = task_new(child, np);
+		}
+	} else {
+		if (c)
+			task_free(c);
+		/* Wait for its first stop before writing its memory. */
+		if (!stopped)
+			waitpid(child, NULL, __WALL);
+		release_fork_child(child, process_mem(pp));
+		return;
+	}
+	if (stopped)
+		resume(c, 0);
+}
+
+static void on_exec(struct task *t)
+{
+	struct process *p = t->proc;
+	unsigned long former;
+	ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &former);
+	if (p->vfork_parent) {
+		/* The vfork child has its own memory now. */
+		if (!opts->follow) {
+			ptrace(PTRACE_DETACH, t->tid, 0, 0);
+			task_gone(t);
+			return;
+		}
+		p->vfork_parent = NULL;
+	}
+	if (task_prints(t))
+		out_line(t->tid, "--- Called exec() ---");
+	task_pop_frames(t, 0);
+	bpt_table_destroy(&p->bpts);
+	bpt_table_init(&p->bpts);
+	elf_image_destroy(&p->image);
+	memset(&p->image, 0, sizeof(p->image));
+	if (p->memfd >= 0)
+		close(p->memfd);
+	free(p->scratch);
+	p->scratch = NULL;
+	p->nscratch = 0;
+	p->syscall_insn = 0;
+	mem_reset();
+	setup_image(t);
+	resume(t, 0);
+}
+
+static void on_event_stop(struct task *t, int st)
+{
+	int event = st >> 16, sig = WSTOPSIG(st);
+	unsigned long msg = 0;
+	switch (event) {
+	case PTRACE_EVENT_CLONE:
+	case PTRACE_EVENT_FORK:
+	case PTRACE_EVENT_VFORK:
+		ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &msg);
+		adopt(t, (pid_t)msg, event);
+		resume(t, 0);
+		break;
+	case PTRACE_EVENT_EXEC:
+		on_exec(t);
+		break;
+	case PTRACE_EVENT_STOP:
+		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||
+		    sig == SIGTTOU)
+			ptrace(PTRACE_LISTEN, t->tid, 0, 0);	/* group-stop */
+		else
+			resume(t, 0);
+		break;
+	default:
+		resume(t, 0);
+	}
+}
+
+static void on_stop(struct task *t, int st)
+{
+	int sig = WSTOPSIG(st);
+	if (st >> 16) {
+		on_event_stop(t, st);
+		return;
+	}
+	if (sig == SIGTRAP && on_trap(t)) {
+		resume(t, 0);
+		return;
+	}
+	on_signal(t, sig);
+}
+
+/* A stop from a tid we do not know yet: a new clone whose parent's event
+ * has not been seen.  It waits, stopped, for the parent's report. */
+static void on_orphan(pid_t tid, int st)
+{
+	struct task *t = task_new(tid, NULL);
+	t->orphan = true;
+	t->orphan_status = st;
+}
+
+static void dispatch(pid_t tid, int st)
+{
+	struct task *t = task_lookup(tid);
+	if (!t) {
+		if (WIFSTOPPED(st))
+			on_orphan(tid, st);
+		return;
+	}
+	if (WIFEXITED(st) || WIFSIGNALED(st)) {
+		on_exit_status(t, st);
+		return;
+	}
+	if (!t->proc)
+		return;
+	mem_reset();
+	on_stop(t, st);
+}
+
+int backend_run(const struct options *o, const struct protolib *pl)
+{
+	opts = o;
+	protos = pl;
+	calls_init(o);
+	struct task *t = task_lookup(main_pid);
+	setup_image(t);
+	resume(t, 0);
+	while (task_count() > 0) {
+		out_sync();
+		int st;
+		pid_t tid = waitpid(-1, &st, __WALL);
+		if (tid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		dispatch(tid, st);
+	}
+	out_flush();
+	if (singlesteps && getenv("LTRACE_DEBUG_STEPS"))
+		error_msg("%lu single steps", singlesteps);
+	return main_status < 0 ? 1 : main_status;
+}
+
+/* ---- start-up ---- */
+
+static pid_t fork_stopped(const char *path, char **argv)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		perror_msg_and_die("fork");
+	if (pid == 0) {
+		kill(getpid(), SIGSTOP);
+		execv(path, argv);
+		fprintf(stderr, "ltrace: cannot execute '%s': %s\n", path,
+			strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Seize the stopped child, let it run into its exec. */
+int backend_launch(const struct options *o, const char *path, char **argv)
+{
+	(void)o;
+	int st;
+	pid_t pid = fork_stopped(path, argv);
+	if (waitpid(pid, &st, WSTOPPED) != pid || !WIFSTOPPED(st))
+		error_msg_and_die("child %d did not stop", (int)pid);
+	if (ptrace(PTRACE_SEIZE, pid, 0, TRACE_OPTIONS))
+		perror_msg_and_die("PTRACE_SEIZE of %d", (int)pid);
+	kill(pid, SIGCONT);
+	main_pid = pid;
+	for (;;) {
+		if (waitpid(pid, &st, __WALL) != pid)
+			perror_msg_and_die("waitpid");
+		if (WIFEXITED(st) || WIFSIGNALED(st))
+			exit(WIFEXITED(st) ? WEXITSTATUS(st) : 1);
+		if ((st >> 16) == PTRACE_EVENT_EXEC)
+			break;
+		ptrace(PTRACE_CONT, pid, 0, 0);
+	}
+	struct process *p = process_new(pid);
+	task_new(pid, p);
+	return pid;
+}
+
+int backend_check_program(const char *path)
+{
+	struct stat sb;
+	char err[256];
+	if (stat(path, &sb)) {
+		perror_msg("cannot run '%s'", path);
+		return -1;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		error_msg("cannot run '%s': Is a directory", path);
+		return -1;
+	}
+	if (access(path, X_OK)) {
+		perror_msg("cannot run '%s'", path);
+		return -1;
+	}
+	struct elf_image img;
+	memset(&img, 0, sizeof(img));
+	if (elf_image_read(&img, path, err, sizeof(err)) < 0) {
+		error_msg("cannot trace '%s': %s", path, err);
+		return -1;
+	}
+	elf_image_destroy(&img);
+	return 0;
+}
+
+static void kill_one(struct task *t, void *data)
+{
+	(void)data;
+	kill(t->tid, SIGKILL);
+}
+
+void backend_cleanup(void)
+{
+	task_foreach(kill_one, NULL);
+}

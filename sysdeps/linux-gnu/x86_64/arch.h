@@ -1,0 +1,81 @@
+/* x86_64 register access for the Linux backend.  Another architecture
+ * provides the same names in its own folder. */
+#ifndef LTRACE_ARCH_H
+#define LTRACE_ARCH_H
+
+#include <stdint.h>
+#include <sys/user.h>
+
+/* int3; the kernel reports the trap with the IP just past it. */
+#define ARCH_BREAKPOINT 0xcc
+#define ARCH_DECR_PC_AFTER_BREAK 1
+/* "syscall; int3": what an injected system call runs. */
+#define ARCH_SYSCALL_INSN { 0x0f, 0x05, 0xcc }
+#define ARCH_SYSCALL_INSN_LEN 3
+#define ARCH_MAX_INSN 15
+/* The System V ABI's red zone below the stack pointer. */
+#define ARCH_RED_ZONE 128
+
+struct arch_regs {
+	struct user_regs_struct r;
+};
+
+struct arch_fpregs {
+	struct user_fpregs_struct f;
+};
+
+static inline uint64_t arch_ip(const struct arch_regs *a)
+{
+	return a->r.rip;
+}
+
+static inline void arch_set_ip(struct arch_regs *a, uint64_t ip)
+{
+	a->r.rip = ip;
+}
+
+static inline uint64_t arch_sp(const struct arch_regs *a)
+{
+	return a->r.rsp;
+}
+
+static inline void arch_set_sp(struct arch_regs *a, uint64_t sp)
+{
+	a->r.rsp = sp;
+}
+
+/* The first N integer argument registers, for prefetching what they
+ * point at. */
+static inline unsigned arch_int_args(const struct arch_regs *a,
+				     uint64_t *out)
+{
+	out[0] = a->r.rdi;
+	out[1] = a->r.rsi;
+	out[2] = a->r.rdx;
+	out[3] = a->r.rcx;
+	out[4] = a->r.r8;
+	out[5] = a->r.r9;
+	return 6;
+}
+
+static inline uint64_t arch_retval(const struct arch_regs *a)
+{
+	return a->r.rax;
+}
+
+/* Set up an injected system call NR(ARGS) to run at IP. */
+static inline void arch_setup_syscall(struct arch_regs *a, uint64_t ip,
+				      long nr, const long args[6])
+{
+	a->r.rip = ip;
+	a->r.rax = nr;
+	a->r.orig_rax = -1;
+	a->r.rdi = args[0];
+	a->r.rsi = args[1];
+	a->r.rdx = args[2];
+	a->r.r10 = args[3];
+	a->r.r8 = args[4];
+	a->r.r9 = args[5];
+}
+
+#endif
