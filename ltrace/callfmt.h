@@ -33,7 +33,8 @@ struct callfmt *callfmt_entry(const struct fmtopts *o,
 			      struct callsite *cs, struct strbuf *out);
 
 /* At the return stop: append the arguments printed at return to MORE and
- * the return value to RET ("<void>" for void). */
+ * the return value to RET ("<void>" for void).  Releases CF: do not call
+ * callfmt_free after it. */
 void callfmt_return(struct callfmt *cf, struct callsite *cs,
 		    struct strbuf *more, struct strbuf *ret);
 

@@ -44,7 +44,9 @@ void call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 	if (print && f->cf) {
 		strbuf_reset(&sb_more);
 		strbuf_reset(&sb_ret);
+		/* callfmt_return releases the state. */
 		callfmt_return(f->cf, cs, &sb_more, &sb_ret);
+		f->cf = NULL;
 		out_call_return(t->tid, f->id, f->plt->name, f->had_args,
 				sb_more.s, sb_ret.s);
 	}

@@ -60,6 +60,8 @@ struct task {
 	 * waits here until we know which process it belongs to. */
 	bool orphan;
 	int orphan_status;
+	/* Its calls are serviced, not printed (a thread without -f). */
+	bool silent;
 	struct task *hnext;
 };
 

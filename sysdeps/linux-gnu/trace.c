@@ -141,7 +141,7 @@ static void stop_init(struct stop *s, struct task *t, bool at_entry)
 
 static bool task_prints(const struct task *t)
 {
-	return !t->proc->silent;
+	return !t->proc->silent && !t->silent;
 }
 
 /* ---- image setup: breakpoints on every call stub ---- */
@@ -390,7 +390,7 @@ static void task_gone(struct task *t)
 static void on_exit_status(struct task *t, int st)
 {
 	bool leader = t->proc && t->tid == t->proc->pid;
-	if (leader && task_prints(t)) {
+	if ((leader || opts->follow) && t->proc && task_prints(t)) {
 		if (WIFEXITED(st))
 			out_line(t->tid, "+++ exited (status %d) +++",
 				 WEXITSTATUS(st));
@@ -455,6 +455,7 @@ static void adopt(struct task *parent, pid_t child, int event)
 		} else {
 			c = task_new(child, pp);
 		}
+		c->silent = !opts->follow;
 	} else if (event == PTRACE_EVENT_VFORK) {
 		/* Shares our memory and breakpoints until it execs. */
 		struct process *np = process_new(child);

@@ -1,0 +1,71 @@
+/* bitvec(T): the numbers of the set bits, "<2-3,5>"; when more than half
+ * are set, the clear ones inverted, "~<0>".  Integers number bits from
+ * the LSB; arrays and structs by byte order (the same on little endian);
+ * a pointer is dereferenced first. */
+#include <string.h>
+
+#include "lens.h"
+#include "type.h"
+
+#define BITVEC_MAX 128	/* bytes */
+
+static bool bit(const unsigned char *b, size_t i, bool inv)
+{
+	return ((b[i / 8] >> (i % 8)) & 1) != inv;
+}
+
+static void print_bits(struct fmt_ctx *c, const unsigned char *b, size_t n)
+{
+	size_t i, set = 0, idx = 0, bits = n * 8;
+	bool inv;
+
+	for (i = 0; i < bits; i++)
+		set += bit(b, i, false);
+	inv = set > bits / 2;
+	if (inv)
+		out_text(c, "~");
+	out_begin(c, OUT_BITVEC);
+	for (i = 0; i < bits; i++) {
+		size_t j = i;
+
+		if (!bit(b, i, inv))
+			continue;
+		while (j + 1 < bits && bit(b, j + 1, inv))
+			j++;
+		out_sep(c, OUT_BITVEC, idx++);
+		if (j > i)
+			out_printf(c, "%zu-%zu", i, j);
+		else
+			out_printf(c, "%zu", i);
+		i = j;
+	}
+	out_end(c, OUT_BITVEC, false);
+}
+
+void lens_bitvec(struct fmt_ctx *c, const struct value *v)
+{
+	unsigned char b[BITVEC_MAX];
+	struct value tv = *v;
+	int64_t p;
+	size_t n;
+
+	if (v->type->kind == TYPE_POINTER) {
+		if (value_int(c, v, &p) < 0 || !p) {
+			lens_default(c, v);
+			return;
+		}
+		tv.type = v->type->elt;
+		tv.remote = true;
+		tv.addr = (uint64_t)p;
+	}
+	n = type_sizeof(tv.type);
+	if (!n || n > BITVEC_MAX || tv.type->kind == TYPE_FORMAT) {
+		lens_default(c, v);
+		return;
+	}
+	if (value_read(c, &tv, b, n) != n) {
+		out_addr(c, tv.addr);
+		return;
+	}
+	print_bits(c, b, n);
+}

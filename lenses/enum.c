@@ -1,0 +1,22 @@
+/* enum(A, B=5, C): the name of the value, or the number itself. */
+#include "lens.h"
+#include "type.h"
+
+void lens_enum(struct fmt_ctx *c, const struct value *v)
+{
+	const struct type *t = v->type;
+	int64_t x;
+	size_t i;
+
+	if (!type_is_integer(t) || value_int(c, v, &x) < 0) {
+		lens_default(c, v);
+		return;
+	}
+	for (i = 0; i < t->nenums; i++) {
+		if (t->enums[i].value == x) {
+			out_text(c, t->enums[i].name);
+			return;
+		}
+	}
+	lens_int(c, v, LENS_DEFAULT);
+}

@@ -1,0 +1,76 @@
+/* Integers and floating point numbers: decimal, hex(), oct() and the
+ * "guess" lens of functions without a prototype. */
+#include <string.h>
+
+#include "lens.h"
+#include "type.h"
+
+static void unreadable(struct fmt_ctx *c, const struct value *v)
+{
+	out_addr(c, v->remote ? v->addr : 0);
+}
+
+static uint64_t mask_to(const struct type *t, int64_t x)
+{
+	size_t n = type_sizeof(t);
+
+	if (n >= 8 || !n)
+		return (uint64_t)x;
+	return (uint64_t)x & ((1ULL << (8 * n)) - 1);
+}
+
+void lens_int(struct fmt_ctx *c, const struct value *v, int intfmt)
+{
+	int64_t x;
+
+	if (value_int(c, v, &x) < 0) {
+		unreadable(c, v);
+		return;
+	}
+	if (intfmt == LENS_HEX)
+		out_printf(c, "%#llx", (unsigned long long)mask_to(v->type, x));
+	else if (intfmt == LENS_OCT)
+		out_printf(c, "%#llo", (unsigned long long)mask_to(v->type, x));
+	else if (type_is_signed(v->type))
+		out_printf(c, "%lld", (long long)x);
+	else
+		out_printf(c, "%llu", (unsigned long long)x);
+}
+
+/* Small numbers are probably numbers, anything else probably an address
+ * (ltrace's INT_FMT_unknown). */
+void lens_guess(struct fmt_ctx *c, const struct value *v)
+{
+	int64_t x;
+
+	if (!type_is_integer(v->type) && v->type->kind != TYPE_POINTER) {
+		lens_default(c, v);
+		return;
+	}
+	if (value_int(c, v, &x) < 0)
+		unreadable(c, v);
+	else if (x >= -10000 && x <= 10000)
+		out_printf(c, "%lld", (long long)x);
+	else
+		out_printf(c, "%#llx", (unsigned long long)x);
+}
+
+void lens_float(struct fmt_ctx *c, const struct value *v, int intfmt)
+{
+	unsigned char b[8];
+	size_t n = type_sizeof(v->type);
+	double d;
+	float f;
+
+	if (value_read(c, v, b, n) != n) {
+		unreadable(c, v);
+		return;
+	}
+	if (n == 4) {
+		memcpy(&f, b, 4);
+		d = f;
+	} else {
+		memcpy(&d, b, 8);
+	}
+	out_printf(c, intfmt == LENS_HEX ? "%a" : "%f", d);
+}

@@ -1,0 +1,90 @@
+/* Lenses: turning a value of the prototype language into text.
+ *
+ * A value lives either in tracer memory (fetched from registers) or in
+ * tracee memory (behind a pointer); lenses read the latter only through
+ * memsrc_read, never more than -s/-A allow.  Punctuation is written only
+ * through the out_* helpers (lenses/out.c). */
+#ifndef LTRACE_LENS_H
+#define LTRACE_LENS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "forward.h"
+
+struct expr_env;
+struct fetch_ctx;
+
+#define LENS_MAX_DEPTH 8
+
+struct value {
+	const struct type *type;
+	bool remote;			/* at tracee address ADDR */
+	uint64_t addr;
+	const unsigned char *buf;	/* else here */
+};
+
+struct fmt_ctx {
+	const struct fmtopts *o;
+	struct memsrc *mem;
+	struct callsite *cs;		/* for parameter packs */
+	struct fetch_ctx *fetch;	/* cursor after the pack's string */
+	const struct expr_env *env;	/* argN, retval */
+	struct strbuf *sb;
+	int intfmt;			/* inherited hex/oct lens */
+	size_t depth;
+	size_t nptrs;			/* pointers being dereferenced */
+	uint64_t ptrs[LENS_MAX_DEPTH];
+	const struct type *ptr_types[LENS_MAX_DEPTH];
+};
+
+/* Writer primitives: the only code that emits punctuation. */
+enum out_group { OUT_ARRAY, OUT_STRUCT, OUT_STRING, OUT_BITVEC, OUT_ARGS };
+
+void out_begin(struct fmt_ctx *c, enum out_group g);
+void out_end(struct fmt_ctx *c, enum out_group g, bool more);
+void out_sep(struct fmt_ctx *c, enum out_group g, size_t idx);
+void out_text(struct fmt_ctx *c, const char *s);
+void out_printf(struct fmt_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* One character inside QUOTE ('\'' or '"'), escaped. */
+void out_char(struct fmt_ctx *c, unsigned char ch, char quote);
+void out_nil(struct fmt_ctx *c);
+void out_addr(struct fmt_ctx *c, uint64_t a);
+
+/* Values. */
+size_t value_read(struct fmt_ctx *c, const struct value *v, void *buf,
+		  size_t len);
+/* The integer value of an integer, enum or pointer value: -1 if
+ * unreadable. */
+int value_int(struct fmt_ctx *c, const struct value *v, int64_t *out);
+/* Member/element at byte offset OFF with type T. */
+struct value value_at(const struct value *v, const struct type *t,
+		      size_t off);
+/* A remote value at ADDR read into LOCAL (LEN bytes): false if short. */
+bool value_localize(struct fmt_ctx *c, struct value *v, unsigned char *local,
+		    size_t len);
+
+/* Dispatch on the value's lens. */
+void lens_format(struct fmt_ctx *c, const struct value *v);
+bool lens_hidden(const struct type *t);
+
+/* The lens families. */
+void lens_default(struct fmt_ctx *c, const struct value *v);
+void lens_int(struct fmt_ctx *c, const struct value *v, int intfmt);
+void lens_guess(struct fmt_ctx *c, const struct value *v);
+void lens_bool(struct fmt_ctx *c, const struct value *v);
+void lens_enum(struct fmt_ctx *c, const struct value *v);
+void lens_bitvec(struct fmt_ctx *c, const struct value *v);
+void lens_string(struct fmt_ctx *c, const struct value *v);
+void lens_pointer(struct fmt_ctx *c, const struct value *v);
+void lens_float(struct fmt_ctx *c, const struct value *v, int intfmt);
+/* A printf-style pack: V is the format string pointer; the arguments
+ * follow from c->fetch. */
+void lens_format_pack(struct fmt_ctx *c, const struct value *v);
+/* Characters of a char array (string lens), LEN known or zero-scan. */
+void lens_chars(struct fmt_ctx *c, uint64_t addr, const unsigned char *local,
+		int64_t len, bool zero, size_t cap);
+
+#endif

@@ -1,0 +1,106 @@
+/* Writer primitives: every bracket, separator, quote and ellipsis of the
+ * rendered values comes from here (ltrace 0.7.3 layout). */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "lens.h"
+#include "strbuf.h"
+
+static const struct {
+	const char *open, *close, *sep;
+} groups[] = {
+	[OUT_ARRAY] = { "[ ", " ]", ", " },
+	[OUT_STRUCT] = { "{ ", " }", ", " },
+	[OUT_STRING] = { "\"", "\"", "" },
+	[OUT_BITVEC] = { "<", ">", "," },
+	[OUT_ARGS] = { "", "", ", " },
+};
+
+void out_begin(struct fmt_ctx *c, enum out_group g)
+{
+	strbuf_addstr(c->sb, groups[g].open);
+}
+
+/* Arrays put the ellipsis inside the bracket ("[ 1, 2... ]"), strings
+ * after the closing quote ("\"abc\"..."). */
+void out_end(struct fmt_ctx *c, enum out_group g, bool more)
+{
+	if (more && g != OUT_STRING)
+		strbuf_addstr(c->sb, "...");
+	strbuf_addstr(c->sb, groups[g].close);
+	if (more && g == OUT_STRING)
+		strbuf_addstr(c->sb, "...");
+}
+
+void out_sep(struct fmt_ctx *c, enum out_group g, size_t idx)
+{
+	if (idx)
+		strbuf_addstr(c->sb, groups[g].sep);
+}
+
+void out_text(struct fmt_ctx *c, const char *s)
+{
+	strbuf_addstr(c->sb, s);
+}
+
+void out_printf(struct fmt_ctx *c, const char *fmt, ...)
+{
+	char buf[128];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		strbuf_add(c->sb, buf, (size_t)n < sizeof(buf) ? (size_t)n
+							      : sizeof(buf) - 1);
+}
+
+/* The letter of a C escape for CH, or 0. */
+static char escape_letter(unsigned char ch)
+{
+	switch (ch) {
+	case 0: return '0';
+	case '\a': return 'a';
+	case '\b': return 'b';
+	case '\t': return 't';
+	case '\n': return 'n';
+	case '\v': return 'v';
+	case '\f': return 'f';
+	case '\r': return 'r';
+	case '\\': return '\\';
+	default: return 0;
+	}
+}
+
+/* Escapes as ltrace prints them; we also escape '"' inside strings
+ * (ltrace 0.7.3 leaves it bare, which makes the output ambiguous). */
+void out_char(struct fmt_ctx *c, unsigned char ch, char quote)
+{
+	char l = escape_letter(ch);
+
+	if (l) {
+		strbuf_addch(c->sb, '\\');
+		strbuf_addch(c->sb, l);
+	} else if (ch == '"' && quote == '"') {
+		strbuf_addstr(c->sb, "\\\"");
+	} else if (ch < 0x20 || ch >= 0x7f) {
+		out_printf(c, "\\%03o", ch);
+	} else {
+		strbuf_addch(c->sb, (char)ch);
+	}
+}
+
+void out_nil(struct fmt_ctx *c)
+{
+	strbuf_addstr(c->sb, "nil");
+}
+
+void out_addr(struct fmt_ctx *c, uint64_t a)
+{
+	if (a)
+		out_printf(c, "%#llx", (unsigned long long)a);
+	else
+		strbuf_addch(c->sb, '0');
+}

@@ -1,0 +1,123 @@
+/* Values: reading them from tracer or tracee memory, and the dispatch of
+ * a value to the lens of its type. */
+#include <string.h>
+
+#include "callfmt.h"
+#include "lens.h"
+#include "memsrc.h"
+#include "type.h"
+
+size_t value_read(struct fmt_ctx *c, const struct value *v, void *buf,
+		  size_t len)
+{
+	if (v->remote)
+		return memsrc_read(c->mem, v->addr, buf, len);
+	memcpy(buf, v->buf, len);
+	return len;
+}
+
+static size_t value_width(const struct type *t)
+{
+	size_t n = type_sizeof(t);
+
+	return n > 8 ? 8 : n;
+}
+
+int value_int(struct fmt_ctx *c, const struct value *v, int64_t *out)
+{
+	size_t n = value_width(v->type);
+	unsigned char b[8] = { 0 };
+	uint64_t u = 0;
+
+	if (!n || value_read(c, v, b, n) != n)
+		return -1;
+	memcpy(&u, b, n);
+	if (type_is_signed(v->type) && n < 8 && (u >> (8 * n - 1)) & 1)
+		u |= ~0ULL << (8 * n);
+	*out = (int64_t)u;
+	return 0;
+}
+
+struct value value_at(const struct value *v, const struct type *t,
+		      size_t off)
+{
+	struct value r = *v;
+
+	r.type = t;
+	if (v->remote)
+		r.addr += off;
+	else
+		r.buf += off;
+	return r;
+}
+
+bool value_localize(struct fmt_ctx *c, struct value *v, unsigned char *local,
+		    size_t len)
+{
+	if (!v->remote)
+		return true;
+	if (memsrc_read(c->mem, v->addr, local, len) != len)
+		return false;
+	v->remote = false;
+	v->buf = local;
+	return true;
+}
+
+bool lens_hidden(const struct type *t)
+{
+	return t->lens == LENS_HIDE;
+}
+
+static void lens_addr(struct fmt_ctx *c, const struct value *v)
+{
+	int64_t a;
+
+	if (value_int(c, v, &a) < 0)
+		out_addr(c, v->addr);
+	else
+		out_addr(c, (uint64_t)a);
+}
+
+/* hex() and oct() apply to everything below them (members, elements,
+ * pointees) that has no lens of its own. */
+static void lens_radix(struct fmt_ctx *c, const struct value *v, int fmt)
+{
+	int saved = c->intfmt;
+
+	c->intfmt = fmt;
+	lens_default(c, v);
+	c->intfmt = saved;
+}
+
+void lens_format(struct fmt_ctx *c, const struct value *v)
+{
+	switch (v->type->lens) {
+	case LENS_DEFAULT:
+		lens_default(c, v);
+		break;
+	case LENS_HEX:
+	case LENS_OCT:
+		lens_radix(c, v, v->type->lens);
+		break;
+	case LENS_BOOL:
+		lens_bool(c, v);
+		break;
+	case LENS_ENUM:
+		lens_enum(c, v);
+		break;
+	case LENS_BITVEC:
+		lens_bitvec(c, v);
+		break;
+	case LENS_STRING:
+		lens_string(c, v);
+		break;
+	case LENS_GUESS:
+		lens_guess(c, v);
+		break;
+	case LENS_ADDR:
+		lens_addr(c, v);
+		break;
+	case LENS_HIDE:
+		break;
+	}
+}

@@ -1,0 +1,240 @@
+/* Argument and return value fetching per the System V AMD64 ABI (3.2.3):
+ * INTEGER class in rdi, rsi, rdx, rcx, r8, r9; SSE class in xmm0-7; the
+ * rest, and any aggregate that does not fit the registers left, in
+ * eightbyte stack slots from [rsp + 8] at entry (the return address is at
+ * [rsp]).  Aggregates over 16 bytes are MEMORY class: passed on the stack,
+ * returned through a hidden pointer passed in rdi and returned in rax. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/user.h>
+
+#include "callsite.h"
+#include "expr.h"
+#include "fetch.h"
+#include "memsrc.h"
+#include "type.h"
+#include "xmalloc.h"
+
+enum cls { CLS_NONE, CLS_INTEGER, CLS_SSE, CLS_MEMORY };
+
+struct fetch_ctx {
+	struct user_regs_struct regs;
+	struct user_fpregs_struct fp;
+	bool have_fp;
+	unsigned ngp, nsse;	/* registers used so far */
+	uint64_t stack;		/* next stack slot */
+};
+
+static const size_t gp_off[] = {
+	offsetof(struct user_regs_struct, rdi),
+	offsetof(struct user_regs_struct, rsi),
+	offsetof(struct user_regs_struct, rdx),
+	offsetof(struct user_regs_struct, rcx),
+	offsetof(struct user_regs_struct, r8),
+	offsetof(struct user_regs_struct, r9),
+};
+
+static uint64_t gpreg(const struct user_regs_struct *r, unsigned i)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)r + gp_off[i], 8);
+	return v;
+}
+
+/* The low eightbyte of xmmI (xmm_space holds 4 words per register). */
+static uint64_t xmm(const struct user_fpregs_struct *fp, unsigned i)
+{
+	uint64_t v;
+
+	memcpy(&v, &fp->xmm_space[4 * i], 8);
+	return v;
+}
+
+static bool merge(enum cls *c, enum cls n)
+{
+	if (*c == CLS_NONE || *c == n)
+		*c = n;
+	else if (n == CLS_INTEGER || *c == CLS_INTEGER)
+		*c = CLS_INTEGER;
+	return true;
+}
+
+/* Classify the scalars of T at OFF into the eightbytes CL[2]; false if
+ * some scalar is misaligned (which makes the aggregate MEMORY). */
+static bool classify_into(const struct type *t, size_t off, enum cls cl[2])
+{
+	size_t i, n, esz;
+
+	switch (t->kind) {
+	case TYPE_STRUCT:
+		for (i = 0; i < t->nfields; i++)
+			if (!classify_into(t->fields[i],
+					   off + type_offsetof(t, i), cl))
+				return false;
+		return true;
+	case TYPE_ARRAY:
+		esz = type_sizeof(t->elt);
+		n = esz ? type_sizeof(t) / esz : 0;
+		for (i = 0; i < n; i++)
+			if (!classify_into(t->elt, off + i * esz, cl))
+				return false;
+		return true;
+	case TYPE_VOID:
+		return true;
+	default:
+		if (off % type_alignof(t))
+			return false;
+		return merge(&cl[off / 8],
+			     type_is_float(t) ? CLS_SSE : CLS_INTEGER);
+	}
+}
+
+/* The class of each eightbyte of T; returns the number of eightbytes, or
+ * 0 for MEMORY. */
+static size_t classify(const struct type *t, enum cls cl[2])
+{
+	size_t size = type_sizeof(t);
+
+	cl[0] = cl[1] = CLS_NONE;
+	if (t->kind == TYPE_ARRAY || t->kind == TYPE_FORMAT) {
+		cl[0] = CLS_INTEGER;	/* decays to a pointer */
+		return 1;
+	}
+	if (size > 16 || !classify_into(t, 0, cl))
+		return 0;
+	if (!size) {
+		cl[0] = CLS_INTEGER;
+		return 1;
+	}
+	return (size + 7) / 8;
+}
+
+size_t fetch_bufsize(const struct type *t)
+{
+	size_t n = type_sizeof(t);
+
+	if (t->kind == TYPE_ARRAY)
+		return 16;
+	return n < 16 ? 16 : (n + 7) / 8 * 8;
+}
+
+static void snapshot_fp(struct fetch_ctx *f, struct callsite *cs)
+{
+	const void *fp;
+
+	if (f->have_fp || !cs->at_entry || !cs->fpregs)
+		return;
+	fp = cs->fpregs(cs);
+	if (!fp)
+		return;
+	memcpy(&f->fp, fp, sizeof(f->fp));
+	f->have_fp = true;
+}
+
+struct fetch_ctx *fetch_begin(struct callsite *cs, const struct type *ret,
+			      bool want_fp)
+{
+	struct fetch_ctx *f = xcalloc(1, sizeof(*f));
+	enum cls cl[2];
+
+	memcpy(&f->regs, cs->regs, sizeof(f->regs));
+	f->stack = f->regs.rsp + 8;
+	if (ret && ret->kind == TYPE_STRUCT && !classify(ret, cl))
+		f->ngp = 1;	/* hidden pointer to the return buffer */
+	if (want_fp)
+		snapshot_fp(f, cs);
+	return f;
+}
+
+struct fetch_ctx *fetch_clone(const struct fetch_ctx *f)
+{
+	struct fetch_ctx *n = xmalloc(sizeof(*n));
+
+	*n = *f;
+	return n;
+}
+
+void fetch_free(struct fetch_ctx *f)
+{
+	free(f);
+}
+
+static int from_stack(struct fetch_ctx *f, struct callsite *cs, size_t size,
+		      void *buf)
+{
+	size_t slots = (size + 7) / 8;
+	size_t got = memsrc_read(cs->mem, f->stack, buf, slots * 8);
+
+	f->stack += slots * 8;
+	return got == slots * 8 ? 0 : -1;
+}
+
+/* Registers for N eightbytes of classes CL, all or nothing. */
+static bool regs_fit(const struct fetch_ctx *f, const enum cls *cl, size_t n)
+{
+	unsigned gp = 0, sse = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		gp += cl[i] != CLS_SSE;
+		sse += cl[i] == CLS_SSE;
+	}
+	return f->ngp + gp <= 6 && f->nsse + sse <= 8;
+}
+
+int fetch_arg(struct fetch_ctx *f, struct callsite *cs, const struct type *t,
+	      void *buf)
+{
+	enum cls cl[2];
+	size_t n = classify(t, cl), i;
+	uint64_t w;
+	int ret = 0;
+
+	memset(buf, 0, fetch_bufsize(t));
+	if (!n || !regs_fit(f, cl, n))
+		return from_stack(f, cs, n ? n * 8 : type_sizeof(t), buf);
+	for (i = 0; i < n; i++) {
+		if (cl[i] == CLS_SSE) {
+			snapshot_fp(f, cs);
+			ret = f->have_fp ? ret : -1;
+			w = f->have_fp ? xmm(&f->fp, f->nsse) : 0;
+			f->nsse++;
+		} else {
+			w = gpreg(&f->regs, f->ngp++);
+		}
+		memcpy((char *)buf + 8 * i, &w, 8);
+	}
+	return ret;
+}
+
+int fetch_retval(struct fetch_ctx *f, struct callsite *cs,
+		 const struct type *t, void *buf)
+{
+	const struct user_regs_struct *r = cs->regs;
+	const struct user_fpregs_struct *fp = NULL;
+	uint64_t gp[2] = { r->rax, r->rdx }, w;
+	unsigned ngp = 0, nsse = 0;
+	enum cls cl[2];
+	size_t n = classify(t, cl), i;
+
+	(void)f;
+	memset(buf, 0, fetch_bufsize(t));
+	if (!n)
+		return memsrc_read(cs->mem, r->rax, buf, type_sizeof(t)) ==
+		       type_sizeof(t) ? 0 : -1;
+	for (i = 0; i < n; i++) {
+		if (cl[i] == CLS_SSE) {
+			if (!fp && cs->fpregs)
+				fp = cs->fpregs(cs);
+			if (!fp)
+				return -1;
+			w = xmm(fp, nsse++);
+		} else {
+			w = gp[ngp++];
+		}
+		memcpy((char *)buf + 8 * i, &w, 8);
+	}
+	return 0;
+}

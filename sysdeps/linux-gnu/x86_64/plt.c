@@ -1,0 +1,128 @@
+/* x86_64 PLT stub decoding with Zydis.
+ *
+ * Stubs are found by decoding, not by assuming a slot size: a stub is
+ * an instruction sequence made of nothing but optional endbr64s followed
+ * by `jmp *disp(%rip)` (with or without a bnd prefix), starting after
+ * padding (nop, int3) or after the previous unconditional jump.  This
+ * covers, as emitted by GNU ld and lld:
+ *   .plt      jmp *GOT(%rip); push $idx; jmp PLT0   (lazy)
+ *   .plt.sec  endbr64; [bnd] jmp *GOT(%rip); nop    (IBT / MPX)
+ *   .plt.got  [endbr64;] jmp *GOT(%rip); nop        (GLOB_DAT slots)
+ * and rejects PLT0 (`push GOT+8(%rip); jmp *GOT+16(%rip)`) and the IBT
+ * lazy entries (`endbr64; push $idx; [bnd] jmp PLT0`), which start with
+ * a push. */
+#include "../plt_arch.h"
+
+#include <elf.h>
+#include <stdbool.h>
+#include <Zydis/Zydis.h>
+
+const unsigned int plt_arch_machine = EM_X86_64;
+const int plt_arch_class = ELFCLASS64;
+
+const char *const plt_arch_sections[] = {
+	".plt", ".plt.sec", ".plt.got", ".iplt", NULL,
+};
+
+enum plt_reloc_kind plt_arch_reloc_kind(uint32_t type)
+{
+	switch (type) {
+	case R_X86_64_JUMP_SLOT:
+	case R_X86_64_GLOB_DAT:
+		return PLT_RELOC_SYMBOL;
+	case R_X86_64_IRELATIVE:
+		return PLT_RELOC_IRELATIVE;
+	default:
+		return PLT_RELOC_OTHER;
+	}
+}
+
+struct stub_state {
+	uint64_t start;		/* first byte of the candidate stub */
+	bool open;		/* a candidate is being decoded */
+	bool clean;		/* only endbr64 so far */
+};
+
+/* If INSN at ADDR is `jmp *disp(%rip)`, store the slot address in GOT. */
+static bool got_jump(const ZydisDecoder *dec, const ZydisDecoderContext *ctx,
+		     const ZydisDecodedInstruction *insn, uint64_t addr,
+		     uint64_t *got)
+{
+	ZydisDecodedOperand op[ZYDIS_MAX_OPERAND_COUNT];
+	ZyanU64 abs;
+
+	if (insn->mnemonic != ZYDIS_MNEMONIC_JMP ||
+	    insn->operand_count_visible != 1)
+		return false;
+	if (ZYAN_FAILED(ZydisDecoderDecodeOperands(dec, ctx, insn, op, 1)))
+		return false;
+	if (op[0].type != ZYDIS_OPERAND_TYPE_MEMORY ||
+	    op[0].mem.base != ZYDIS_REGISTER_RIP ||
+	    op[0].mem.index != ZYDIS_REGISTER_NONE)
+		return false;
+	if (ZYAN_FAILED(ZydisCalcAbsoluteAddress(insn, &op[0], addr, &abs)))
+		return false;
+	*got = abs;
+	return true;
+}
+
+/* An instruction after which no stub continues. */
+static bool ends_flow(const ZydisDecodedInstruction *insn)
+{
+	return insn->mnemonic == ZYDIS_MNEMONIC_JMP ||
+	       insn->mnemonic == ZYDIS_MNEMONIC_RET ||
+	       insn->mnemonic == ZYDIS_MNEMONIC_UD2 ||
+	       insn->mnemonic == ZYDIS_MNEMONIC_HLT;
+}
+
+static bool is_padding(const ZydisDecodedInstruction *insn)
+{
+	return insn->mnemonic == ZYDIS_MNEMONIC_NOP ||
+	       insn->mnemonic == ZYDIS_MNEMONIC_INT3;
+}
+
+/* Advance the stub state machine over one decoded instruction. */
+static void step(struct stub_state *st, const ZydisDecoder *dec,
+		 const ZydisDecoderContext *ctx,
+		 const ZydisDecodedInstruction *insn, uint64_t addr,
+		 plt_stub_fn *fn, void *fctx)
+{
+	uint64_t got;
+
+	if (!st->open) {
+		if (is_padding(insn))
+			return;
+		st->open = true;
+		st->clean = true;
+		st->start = addr;
+	}
+	if (st->clean && got_jump(dec, ctx, insn, addr, &got))
+		fn(fctx, st->start, got);
+	if (ends_flow(insn))
+		st->open = false;
+	else if (insn->mnemonic != ZYDIS_MNEMONIC_ENDBR64)
+		st->clean = false;
+}
+
+void plt_arch_scan(const uint8_t *code, size_t size, uint64_t addr,
+		   plt_stub_fn *fn, void *ctx)
+{
+	struct stub_state st = { 0, false, false };
+	ZydisDecoderContext zctx;
+	ZydisDecodedInstruction insn;
+	ZydisDecoder dec;
+	size_t off = 0;
+
+	ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64,
+			 ZYDIS_STACK_WIDTH_64);
+	while (off < size) {
+		if (ZYAN_FAILED(ZydisDecoderDecodeInstruction(&dec, &zctx,
+				code + off, size - off, &insn))) {
+			st.open = false;	/* garbage: resync */
+			off++;
+			continue;
+		}
+		step(&st, &dec, &zctx, &insn, addr + off, fn, ctx);
+		off += insn.length;
+	}
+}

@@ -1,0 +1,489 @@
+/* Unit test of call formatting: lenses and the x86_64 argument fetch over
+ * a fake memory source and fake register blocks. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/user.h>
+
+#include "callfmt.h"
+#include "callsite.h"
+#include "memsrc.h"
+#include "proto.h"
+#include "strbuf.h"
+
+#define BASE 0x10000ULL
+#define MEMSZ 8192
+#define STACK (BASE + 6144)	/* rsp at entry */
+
+static int failures;
+static unsigned char mem[MEMSZ];
+static size_t brk_off;		/* bump allocator in mem[0..6144) */
+
+static size_t fake_read(struct memsrc *m, uint64_t addr, void *buf,
+			size_t len)
+{
+	(void)m;
+	if (addr < BASE || addr >= BASE + MEMSZ)
+		return 0;
+	if (len > BASE + MEMSZ - addr)
+		len = BASE + MEMSZ - addr;
+	memcpy(buf, mem + (addr - BASE), len);
+	return len;
+}
+
+static struct memsrc fake_mem = { fake_read };
+static struct user_regs_struct regs;
+static struct user_fpregs_struct fpregs;
+
+static const void *get_fp(struct callsite *cs)
+{
+	(void)cs;
+	return &fpregs;
+}
+
+static uint64_t put(const void *data, size_t len)
+{
+	uint64_t a = BASE + brk_off;
+
+	memcpy(mem + brk_off, data, len);
+	brk_off += (len + 15) & ~15UL;
+	return a;
+}
+
+static uint64_t put_str(const char *s)
+{
+	return put(s, strlen(s) + 1);
+}
+
+static void set_stack(unsigned slot, uint64_t v)
+{
+	memcpy(mem + (STACK - BASE) + 8 * slot, &v, 8);
+}
+
+static void set_xmm(unsigned i, double d)
+{
+	memcpy(&fpregs.xmm_space[4 * i], &d, 8);
+}
+
+static void set_xmmf(unsigned i, float f)
+{
+	memset(&fpregs.xmm_space[4 * i], 0, 16);
+	memcpy(&fpregs.xmm_space[4 * i], &f, 4);
+}
+
+static void reset(void)
+{
+	memset(mem, 0, sizeof(mem));
+	memset(&regs, 0, sizeof(regs));
+	memset(&fpregs, 0, sizeof(fpregs));
+	brk_off = 0;
+	regs.rsp = STACK;
+}
+
+static struct protolib *pl;
+static struct fmtopts opts = { 32, 4 };
+static struct callfmt *pending;
+static struct callsite cs = { &fake_mem, &regs, get_fp, true };
+
+/* Format the entry of NAME (NULL prototype when not in the library). */
+static void entry(const char *name, const char *want, int line)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	cs.at_entry = true;
+	pending = callfmt_entry(&opts, protolib_lookup(pl, name), &cs, &sb);
+	if (strcmp(sb.s ? sb.s : "", want)) {
+		fprintf(stderr, "test_fmt.c:%d: entry: got [%s] want [%s]\n",
+			line, sb.s ? sb.s : "", want);
+		failures++;
+	}
+	strbuf_destroy(&sb);
+}
+
+static void ret(const char *want_more, const char *want_ret, int line)
+{
+	struct strbuf more, r;
+
+	strbuf_init(&more);
+	strbuf_init(&r);
+	cs.at_entry = false;
+	callfmt_return(pending, &cs, &more, &r);
+	pending = NULL;
+	if (strcmp(more.s ? more.s : "", want_more) ||
+	    strcmp(r.s ? r.s : "", want_ret)) {
+		fprintf(stderr, "test_fmt.c:%d: return: got [%s] = [%s] "
+			"want [%s] = [%s]\n", line, more.s ? more.s : "",
+			r.s ? r.s : "", want_more, want_ret);
+		failures++;
+	}
+	strbuf_destroy(&more);
+	strbuf_destroy(&r);
+}
+
+#define ENTRY(n, w) entry((n), (w), __LINE__)
+#define RET(m, r) ret((m), (r), __LINE__)
+
+static const char conf[] =
+	"int f_str(string);\n"
+	"int f_chr(char);\n"
+	"int f_arr(array(int, arg2)*, int);\n"
+	"typedef pt = struct(int, int);\n"
+	"pt mk_pt(int, int);\n"
+	"typedef node = struct;\n"
+	"typedef node = struct(int, node*);\n"
+	"int ll(node*);\n"
+	"double scale(double, float);\n"
+	"struct(long,long,long) mkbig(long);\n"
+	"int bv(bitvec(ulong));\n"
+	"int many(int,int,int,int,int,int,int,double,int);\n"
+	"int f_sp(pt, struct(long,long,long), int);\n"
+	"int printf(format);\n"
+	"int g_hex(hex(int), oct(uint), hex(int));\n"
+	"int g_en(enum(A, B=5, C), enum[long](X=7));\n"
+	"bool g_b(bool);\n"
+	"int g_hide(int, hide(int), int);\n"
+	"long read(int, +string[retval], ulong);\n"
+	"long g_w(int, string[arg3], ulong);\n"
+	"int g_ip(int*, addr, void*);\n"
+	"int g_cp(char*);\n"
+	"void g_void(void);\n"
+	"int g_sa(array(string, zero)*, int);\n"
+	"int snprintf(+string2, ulong, format);\n"
+	"int g_fs(struct(float, float), struct(double, int));\n"
+	"int g_sarr(struct(ulong, string[elt1])*);\n";
+
+static void test_strings(void)
+{
+	reset();
+	regs.rdi = put_str("abcd");
+	ENTRY("f_str", "\"abcd\"");
+	regs.rax = 0;
+	RET("", "0");
+	opts.strlen = 5;
+	ENTRY("f_str", "\"abcd\"");
+	callfmt_free(pending);
+	regs.rdi = put_str("abcde");
+	ENTRY("f_str", "\"abcde\"...");
+	callfmt_free(pending);
+	regs.rdi = put_str("abcdef");
+	ENTRY("f_str", "\"abcde\"...");
+	callfmt_free(pending);
+	opts.strlen = 32;
+	regs.rdi = put_str("a\"b\\c\n\001\377");
+	ENTRY("f_str", "\"a\\\"b\\\\c\\n\\001\\377\"");
+	callfmt_free(pending);
+	regs.rdi = 0;
+	ENTRY("f_str", "nil");
+	callfmt_free(pending);
+	regs.rdi = 1;
+	ENTRY("f_str", "0x1");
+	callfmt_free(pending);
+	regs.rdi = BASE + MEMSZ - 3;	/* runs into unreadable memory */
+	memcpy(mem + MEMSZ - 3, "xyz", 3);
+	ENTRY("f_str", "\"xyz\"");
+	callfmt_free(pending);
+}
+
+static void test_chars(void)
+{
+	static const struct { long v; const char *s; } t[] = {
+		{ 'A', "'A'" }, { '\n', "'\\n'" }, { -1, "'\\377'" },
+		{ 0, "'\\0'" }, { 200, "'\\310'" }, { '\'', "'''" },
+	};
+	size_t i;
+
+	reset();
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		regs.rdi = (uint64_t)t[i].v;
+		ENTRY("f_chr", t[i].s);
+		callfmt_free(pending);
+	}
+}
+
+static void test_arrays_structs(void)
+{
+	int a[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	struct { int v; uint64_t next; } n[3];
+
+	reset();
+	regs.rdi = put(a, sizeof(a));
+	regs.rsi = 8;
+	ENTRY("f_arr", "[ 1, 2, 3, 4... ], 8");
+	callfmt_free(pending);
+	regs.rsi = 3;
+	ENTRY("f_arr", "[ 1, 2, 3 ], 3");
+	callfmt_free(pending);
+	regs.rsi = 4;
+	ENTRY("f_arr", "[ 1, 2, 3, 4 ], 4");
+	callfmt_free(pending);
+	regs.rdi = 3;
+	regs.rsi = 4;
+	ENTRY("mk_pt", "3, 4");
+	regs.rax = 3 | (4ULL << 32);
+	RET("", "{ 3, 4 }");
+	n[0].v = 1; n[1].v = 2; n[2].v = 3;
+	regs.rdi = BASE + brk_off;
+	n[0].next = regs.rdi + 16;
+	n[1].next = regs.rdi + 32;
+	n[2].next = regs.rdi;
+	put(n, sizeof(n));
+	ENTRY("ll", "{ 1, { 2, { 3, recurse^^ } } }");
+	callfmt_free(pending);
+	n[2].next = regs.rdi + 32;
+	memcpy(mem + (regs.rdi - BASE), n, sizeof(n));
+	ENTRY("ll", "{ 1, { 2, { 3, recurse } } }");
+	callfmt_free(pending);
+}
+
+/* A long linked list stops at -A nested structs of one type. */
+static void test_deep_list(void)
+{
+	struct { int v; uint64_t next; } n[10];
+	uint64_t base;
+	int i;
+
+	reset();
+	base = BASE + brk_off;
+	for (i = 0; i < 10; i++) {
+		n[i].v = i;
+		n[i].next = i < 9 ? base + 16 * (i + 1) : 0;
+	}
+	put(n, sizeof(n));
+	regs.rdi = base;
+	ENTRY("ll", "{ 0, { 1, { 2, { 3, ... } } } }");
+	callfmt_free(pending);
+}
+
+static void test_floats(void)
+{
+	reset();
+	set_xmm(0, 2.5);
+	set_xmmf(1, 0.5f);
+	ENTRY("scale", "2.500000, 0.500000");
+	set_xmm(0, 1.25);
+	RET("", "1.250000");
+	regs.rdi = 1; regs.rsi = 2; regs.rdx = 3; regs.rcx = 4;
+	regs.r8 = 5; regs.r9 = 6;
+	set_stack(1, 7);
+	set_xmm(0, 8.5);
+	set_stack(2, 9);
+	ENTRY("many", "1, 2, 3, 4, 5, 6, 7, 8.500000, 9");
+	callfmt_free(pending);
+}
+
+static void test_struct_passing(void)
+{
+	long big[3] = { 7, 8, 9 };
+	float ff[2] = { 1.5f, 2.5f };
+
+	reset();
+	regs.rdi = 1 | (2ULL << 32);
+	set_stack(1, 4); set_stack(2, 5); set_stack(3, 6);
+	regs.rsi = 9;
+	ENTRY("f_sp", "{ 1, 2 }, { 4, 5, 6 }, 9");
+	callfmt_free(pending);
+	/* MEMORY-class return: hidden pointer in rdi, then the args */
+	regs.rdi = BASE + 4096;
+	regs.rsi = 7;
+	ENTRY("mkbig", "7");
+	put(big, sizeof(big));
+	regs.rax = BASE;
+	regs.rdi = 0;
+	RET("", "{ 7, 8, 9 }");
+	/* struct(float,float) in one SSE eightbyte; (double,int) in xmm+gp */
+	memcpy(&fpregs.xmm_space[0], ff, 8);
+	set_xmm(1, 3.25);
+	regs.rdi = 42;
+	ENTRY("g_fs", "{ 1.500000, 2.500000 }, { 3.250000, 42 }");
+	callfmt_free(pending);
+}
+
+static void test_lenses(void)
+{
+	static const struct { uint64_t v; const char *s; } bv[] = {
+		{ 0x2c, "<2-3,5>" }, { ~1ULL, "~<0>" }, { 0, "<>" },
+		{ ~0ULL, "~<>" }, { 1ULL << 63, "<63>" },
+	};
+	size_t i;
+
+	reset();
+	for (i = 0; i < sizeof(bv) / sizeof(bv[0]); i++) {
+		regs.rdi = bv[i].v;
+		ENTRY("bv", bv[i].s);
+		callfmt_free(pending);
+	}
+	regs.rdi = 44; regs.rsi = 0755; regs.rdx = 0xffffffff;
+	ENTRY("g_hex", "0x2c, 0755, 0xffffffff");
+	callfmt_free(pending);
+	regs.rdi = 1; regs.rsi = 7;
+	ENTRY("g_en", "1, X");
+	callfmt_free(pending);
+	regs.rdi = 5; regs.rsi = 6;
+	ENTRY("g_en", "B, 6");
+	callfmt_free(pending);
+	regs.rdi = 6;
+	ENTRY("g_en", "C, 6");
+	callfmt_free(pending);
+	regs.rdi = 0;
+	ENTRY("g_b", "false");
+	regs.rax = 3;
+	RET("", "true");
+	regs.rdi = 2; regs.rsi = 5; regs.rdx = 7;
+	ENTRY("g_hide", "2, 7");
+	callfmt_free(pending);
+}
+
+static void test_unknown(void)
+{
+	reset();
+	regs.rdi = (uint64_t)-5; regs.rsi = (uint64_t)-20000;
+	regs.rdx = 10000; regs.rcx = 0x7ffea7957c18;
+	ENTRY("no_such_function", "-5, 0xffffffffffffb1e0, 10000, "
+	      "0x7ffea7957c18");
+	regs.rax = 10001;
+	RET("", "0x2711");
+	ENTRY("g_void", "");
+	RET("", "<void>");
+}
+
+static void test_pointers(void)
+{
+	int x = 77;
+
+	reset();
+	regs.rdi = put(&x, sizeof(x));
+	regs.rsi = regs.rdi;
+	regs.rdx = 0;
+	ENTRY("g_ip", "77, 0x10000, 0");
+	callfmt_free(pending);
+	regs.rdi = 0; regs.rsi = 0;
+	ENTRY("g_ip", "nil, 0, 0");
+	callfmt_free(pending);
+	regs.rdi = 8;
+	ENTRY("g_ip", "0x8, 0, 0");
+	callfmt_free(pending);
+	regs.rdi = put_str("xyz");
+	ENTRY("g_cp", "'x'");
+	callfmt_free(pending);
+}
+
+static void test_arrays_of_strings(void)
+{
+	uint64_t sa[3];
+	struct { unsigned long n; uint64_t s; } st;
+
+	reset();
+	sa[0] = put_str("a");
+	sa[1] = put_str("bb");
+	sa[2] = 0;
+	regs.rdi = put(sa, sizeof(sa));
+	regs.rsi = 2;
+	ENTRY("g_sa", "[ \"a\", \"bb\" ], 2");
+	callfmt_free(pending);
+	st.n = 3;
+	st.s = put_str("hello");
+	regs.rdi = put(&st, sizeof(st));
+	ENTRY("g_sarr", "{ 3, \"hel\" }");
+	callfmt_free(pending);
+}
+
+/* Out-parameters are formatted at return from the entry's register
+ * values, reading the memory as it is at the return. */
+static void test_out_params(void)
+{
+	uint64_t buf;
+
+	reset();
+	buf = put("\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+	regs.rdi = 3; regs.rsi = buf; regs.rdx = 16;
+	ENTRY("read", "3");
+	memcpy(mem + (buf - BASE), "filled-data", 11);
+	regs.rsi = 0xdead; regs.rdi = 0; regs.rax = 6;
+	RET("\"filled\", 16", "6");
+	regs.rdi = 1; regs.rsi = put_str("hello world"); regs.rdx = 5;
+	ENTRY("g_w", "1, \"hello\", 5");
+	callfmt_free(pending);
+	opts.strlen = 4;
+	ENTRY("g_w", "1, \"hell\"..., 5");
+	callfmt_free(pending);
+	opts.strlen = 32;
+}
+
+static void test_format(void)
+{
+	char longfmt[100];
+
+	reset();
+	regs.rdi = put_str("%s %d %f %5.2f %c %x %lu %p %%\n");
+	regs.rsi = put_str("fmt");
+	regs.rdx = 42;
+	set_xmm(0, 1.5);
+	set_xmm(1, 2.25);
+	regs.rcx = 'q'; regs.r8 = 255; regs.r9 = 7;
+	set_stack(1, 0);
+	ENTRY("printf", "\"%s %d %f %5.2f %c %x %lu %p %%\\n\", \"fmt\", 42, "
+	      "1.500000, 2.250000, 'q', 0xff, 7, 0");
+	regs.rax = 37;
+	RET("", "37");
+	opts.strlen = 5;
+	ENTRY("printf", "\"%s %d\"..., \"fmt\", 42, 1.500000, 2.250000, "
+	      "'q', 0xff, 7, 0");
+	callfmt_free(pending);
+	opts.strlen = 32;
+	/* a format far longer than -s still decides the arguments */
+	memset(longfmt, 'x', sizeof(longfmt));
+	strcpy(longfmt + 80, "%d %*d %.*s");
+	regs.rdi = put_str(longfmt);
+	regs.rsi = 1; regs.rdx = 2; regs.rcx = 3; regs.r8 = 2;
+	regs.r9 = put_str("abc");
+	ENTRY("printf", "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"..., 1, 2, 3, "
+	      "2, \"abc\"");
+	callfmt_free(pending);
+	regs.rdi = put_str("%hhd %hd %lld %o %e %g %s\n");
+	regs.rsi = 300; regs.rdx = 70000; regs.rcx = 5; regs.r8 = 8;
+	set_xmm(0, 1.5); set_xmm(1, 2.5);
+	regs.r9 = put_str("z");
+	ENTRY("printf", "\"%hhd %hd %lld %o %e %g %s\\n\", ',', 4464, 5, "
+	      "010, 1.500000, 2.500000, \"z\"");
+	callfmt_free(pending);
+	/* fixed-length strings stop at a NUL */
+	regs.rdi = 1; regs.rsi = put("ab\0cd\n", 7); regs.rdx = 6;
+	ENTRY("g_w", "1, \"ab\", 6");
+	callfmt_free(pending);
+	/* snprintf(+string2, ulong, format): all printed at return */
+	regs.rdi = put("\0\0\0\0\0\0\0\0", 8);
+	regs.rsi = 8;
+	regs.rdx = put_str("X=%d");
+	regs.rcx = 1;
+	ENTRY("snprintf", "");
+	memcpy(mem + (regs.rdi - BASE), "X=1", 4);
+	regs.rdi = regs.rsi = regs.rdx = regs.rcx = 0;
+	regs.rax = 3;
+	RET("\"X=1\", 8, \"X=%d\", 1", "3");
+}
+
+int main(void)
+{
+	pl = protolib_new();
+	if (protolib_load_string(pl, "test.conf", conf)) {
+		fprintf(stderr, "test_fmt: config errors\n");
+		return 1;
+	}
+	test_strings();
+	test_chars();
+	test_arrays_structs();
+	test_deep_list();
+	test_floats();
+	test_struct_passing();
+	test_lenses();
+	test_unknown();
+	test_pointers();
+	test_arrays_of_strings();
+	test_out_params();
+	test_format();
+	protolib_free(pl);
+	if (failures)
+		fprintf(stderr, "test_fmt: %d failures\n", failures);
+	return failures ? 1 : 0;
+}
