@@ -107,32 +107,58 @@ struct pack {
 	size_t idx;
 };
 
-static void pack_arg(struct pack *pk, const struct type *t)
+/* Fetch, show and return (as an int) the next argument, of type T. */
+static int pack_arg(struct pack *pk, const struct type *t)
 {
 	unsigned char buf[16] = { 0 };
 	struct value v = { .type = t, .buf = buf };
+	int i;
 
 	fetch_arg(pk->c->fetch, pk->c->cs, t, buf);
 	out_sep(pk->c, OUT_ARGS, pk->idx++);
 	lens_format(pk->c, &v);
+	memcpy(&i, buf, sizeof(i));
+	return i;
 }
 
-/* Skip a width or precision at *P; a '*' takes an int argument. */
-static void number_or_star(struct pack *pk, const char **p)
+/* Skip a width or precision at *P and return it; a '*' takes an int
+ * argument.  -1 if there is none. */
+static int number_or_star(struct pack *pk, const char **p)
 {
+	int n = -1;
+
 	if (**p == '*') {
-		pack_arg(pk, &t_int);
 		(*p)++;
-		return;
+		return pack_arg(pk, &t_int);
 	}
-	while (**p >= '0' && **p <= '9')
+	while (**p >= '0' && **p <= '9') {
+		n = (n < 0 ? 0 : n * 10) + (**p - '0');
+		if (n > FORMAT_MAX)
+			n = FORMAT_MAX;
 		(*p)++;
+	}
+	return n;
+}
+
+/* A %.Ns string argument: at most N characters, as printf prints it
+ * (ltrace 0.7.3 does the same for %.Ns and %.*s; it also cuts at a bare
+ * width, "%2s", which printf does not). */
+static void pack_string_prec(struct pack *pk, int prec)
+{
+	struct expr num = { .kind = EXPR_NUM, .num = prec };
+	struct expr zero = { .kind = EXPR_ZERO, .sub = &num };
+	struct type chars = { .kind = TYPE_ARRAY, .elt = &t_char,
+			      .len = &zero };
+	struct type str = { .kind = TYPE_POINTER, .lens = LENS_STRING,
+			    .elt = &chars };
+
+	pack_arg(pk, &str);
 }
 
 /* One conversion after its '%'; returns the position after it. */
 static const char *pack_conv(struct pack *pk, const char *p)
 {
-	int longs = 0;
+	int longs = 0, prec = -1;
 	const struct type *t;
 
 	while (*p && strchr("-+ #0'I", *p))
@@ -142,14 +168,18 @@ static const char *pack_conv(struct pack *pk, const char *p)
 		return p + 1;
 	if (*p == '.') {
 		p++;
-		number_or_star(pk, &p);
+		prec = number_or_star(pk, &p);
+		if (prec < 0 && p[-1] == '.')
+			prec = 0;	/* "%.s" */
 	}
 	for (; *p && strchr("hlqLjtzZ", *p); p++)
 		longs += *p == 'h' ? -1 : 1;
 	if (!*p)
 		return p;
 	t = conv_type(*p, longs);
-	if (t)
+	if (t == &t_string && prec >= 0)
+		pack_string_prec(pk, prec);
+	else if (t)
 		pack_arg(pk, t);
 	return p + 1;
 }

@@ -30,7 +30,8 @@ void lens_int(struct fmt_ctx *c, const struct value *v, int intfmt)
 	if (intfmt == LENS_HEX)
 		out_printf(c, "%#llx", (unsigned long long)mask_to(v->type, x));
 	else if (intfmt == LENS_OCT)
-		out_printf(c, "%#llo", (unsigned long long)mask_to(v->type, x));
+		/* ltrace writes octal with a leading 0 always: 0 is "00" */
+		out_printf(c, "0%llo", (unsigned long long)mask_to(v->type, x));
 	else if (type_is_signed(v->type))
 		out_printf(c, "%lld", (long long)x);
 	else

@@ -10,19 +10,20 @@
 #include "type.h"
 #include "xmalloc.h"
 
-/* ltrace quirk kept: a NUL-terminated string of exactly -s characters
- * also gets the ellipsis, as the NUL counts as an element. */
+/* A string of length L (the NUL-scan length for zero forms, min'ed with
+ * any zero(N) cap; N itself for fixed lengths, whose NULs are printed as
+ * \0, as ltrace 0.7.3 does) shows min(L, -s) characters and gets the
+ * ellipsis when L > -s.  ltrace adds it at L == -s too, which claims a
+ * complete string was cut; we don't. */
 void lens_chars(struct fmt_ctx *c, uint64_t addr, const unsigned char *local,
 		int64_t len, bool zero, size_t cap)
 {
 	size_t want, got, n, i;
 	unsigned char *b;
 
-	want = zero ? cap + 1 : (size_t)len;
+	want = cap + 1;
 	if (len >= 0 && (uint64_t)len < want)
 		want = (size_t)len;
-	if (!zero && want > cap)
-		want = cap;
 	b = xmalloc(want + 1);
 	got = local ? (memcpy(b, local, want), want)
 		    : memsrc_read(c->mem, addr, b, want);
@@ -30,11 +31,11 @@ void lens_chars(struct fmt_ctx *c, uint64_t addr, const unsigned char *local,
 		out_addr(c, addr);
 		goto out_free;
 	}
-	n = strnlen((char *)b, got);	/* a NUL ends fixed lengths too */
+	n = zero ? strnlen((char *)b, got) : got;
 	out_begin(c, OUT_STRING);
 	for (i = 0; i < n && i < cap; i++)
 		out_char(c, b[i], '"');
-	out_end(c, OUT_STRING, n >= cap && (zero || (uint64_t)len > cap));
+	out_end(c, OUT_STRING, n > cap);
 out_free:
 	free(b);
 }

@@ -79,8 +79,9 @@ static void load_entry(struct protolib *pl, const char *path, bool must)
 		protolib_load_file(pl, path);
 }
 
-/* The shipped prototypes: next to the binary when it runs from its build
- * tree, else the installed data directory. */
+/* The shipped prototypes: from the source tree when the binary runs in
+ * its build tree (ltrace/ltrace beside etc/), else the installed data
+ * directory. */
 static void load_shipped(struct protolib *pl)
 {
 	char exe[PATH_MAX], dir[PATH_MAX + 32];
@@ -90,9 +91,9 @@ static void load_shipped(struct protolib *pl)
 		char *slash = strrchr(exe, '/');
 		if (slash)
 			*slash = '\0';
-		snprintf(dir, sizeof(dir), "%s/etc/libc.so.conf", exe);
+		snprintf(dir, sizeof(dir), "%s/../etc/libc.so.conf", exe);
 		if (access(dir, R_OK) == 0) {
-			snprintf(dir, sizeof(dir), "%s/etc", exe);
+			snprintf(dir, sizeof(dir), "%s/../etc", exe);
 			load_dir(pl, dir);
 			return;
 		}

@@ -305,14 +305,16 @@ static struct type *parse_string(struct parser *ps, const char *id)
 	long n;
 	struct type *t;
 
+	/* stringN and string[E] are zero(argN) and zero(E) as in ltrace:
+	 * at most that many characters, up to the first NUL. */
 	if ((n = ident_index(id, "string")) >= 0)
-		return char_string(ps, new_expr(ps, n ? EXPR_ARG : EXPR_RETVAL,
-						n, NULL));
+		return char_string(ps, new_expr(ps, EXPR_ZERO, 0,
+			new_expr(ps, n ? EXPR_ARG : EXPR_RETVAL, n, NULL)));
 	if (accept(ps, '[')) {
 		len = parse_expr(ps);
 		if (!expect(ps, ']'))
 			return NULL;
-		return char_string(ps, len);
+		return char_string(ps, new_expr(ps, EXPR_ZERO, 0, len));
 	}
 	if (accept(ps, '(')) {
 		t = parse_type(ps);

@@ -666,6 +666,15 @@ int backend_check_program(const char *path)
 		perror_msg("cannot run '%s'", path);
 		return -1;
 	}
+	/* A script runs its interpreter: the exec shows what to trace. */
+	char magic[2];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool script = fd >= 0 && read(fd, magic, 2) == 2 &&
+		      magic[0] == '#' && magic[1] == '!';
+	if (fd >= 0)
+		close(fd);
+	if (script)
+		return 0;
 	struct elf_image img;
 	memset(&img, 0, sizeof(img));
 	if (elf_image_read(&img, path, err, sizeof(err)) < 0) {

@@ -145,6 +145,7 @@ static const char conf[] =
 	"int g_hide(int, hide(int), int);\n"
 	"long read(int, +string[retval], ulong);\n"
 	"long g_w(int, string[arg3], ulong);\n"
+	"addr g_mc(addr, string(array(char, arg3)*), ulong);\n"
 	"int g_ip(int*, addr, void*);\n"
 	"int g_cp(char*);\n"
 	"void g_void(void);\n"
@@ -163,8 +164,8 @@ static void test_strings(void)
 	opts.strlen = 5;
 	ENTRY("f_str", "\"abcd\"");
 	callfmt_free(pending);
-	regs.rdi = put_str("abcde");
-	ENTRY("f_str", "\"abcde\"...");
+	regs.rdi = put_str("abcde");	/* complete: no "..." (ltrace has one) */
+	ENTRY("f_str", "\"abcde\"");
 	callfmt_free(pending);
 	regs.rdi = put_str("abcdef");
 	ENTRY("f_str", "\"abcde\"...");
@@ -179,6 +180,25 @@ static void test_strings(void)
 	regs.rdi = 1;
 	ENTRY("f_str", "0x1");
 	callfmt_free(pending);
+	/* explicit lengths show NULs, like ltrace 0.7.3; the ellipsis
+	 * only when cut */
+	regs.rdi = 0; regs.rsi = put("C.UTF-8\0xy", 11); regs.rdx = 8;
+	ENTRY("g_mc", "0, \"C.UTF-8\\0\", 8");
+	callfmt_free(pending);
+	opts.strlen = 4;
+	regs.rdx = 4;
+	ENTRY("g_mc", "0, \"C.UT\", 4");
+	callfmt_free(pending);
+	regs.rdx = 5;
+	ENTRY("g_mc", "0, \"C.UT\"..., 5");
+	callfmt_free(pending);
+	regs.rdx = 3;
+	ENTRY("g_mc", "0, \"C.U\", 3");
+	callfmt_free(pending);
+	regs.rdi = put_str("abcd");
+	ENTRY("f_str", "\"abcd\"");
+	callfmt_free(pending);
+	opts.strlen = 32;
 	regs.rdi = BASE + MEMSZ - 3;	/* runs into unreadable memory */
 	memcpy(mem + MEMSZ - 3, "xyz", 3);
 	ENTRY("f_str", "\"xyz\"");
@@ -437,8 +457,9 @@ static void test_format(void)
 	regs.rdi = put_str(longfmt);
 	regs.rsi = 1; regs.rdx = 2; regs.rcx = 3; regs.r8 = 2;
 	regs.r9 = put_str("abc");
+	/* %.*s shows at most the precision's characters */
 	ENTRY("printf", "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"..., 1, 2, 3, "
-	      "2, \"abc\"");
+	      "2, \"ab\"");
 	callfmt_free(pending);
 	regs.rdi = put_str("%hhd %hd %lld %o %e %g %s\n");
 	regs.rsi = 300; regs.rdx = 70000; regs.rcx = 5; regs.r8 = 8;

@@ -56,10 +56,13 @@ static void test_basic(void)
 	      p->params[2]->kind == TYPE_INT);
 	p = protolib_lookup(pl, "read");
 	CHECK(p && p->split == 1 && p->params[1]->lens == LENS_STRING);
-	CHECK(p && p->params[1]->elt->len->kind == EXPR_RETVAL);
+	/* string[E] and stringN are zero(E), zero(argN), as in ltrace */
+	CHECK(p && p->params[1]->elt->len->kind == EXPR_ZERO &&
+	      p->params[1]->elt->len->sub->kind == EXPR_RETVAL);
 	p = protolib_lookup(pl, "write");
-	CHECK(p && p->params[1]->elt->len->kind == EXPR_ARG &&
-	      p->params[1]->elt->len->num == 3);
+	CHECK(p && p->params[1]->elt->len->kind == EXPR_ZERO &&
+	      p->params[1]->elt->len->sub->kind == EXPR_ARG &&
+	      p->params[1]->elt->len->sub->num == 3);
 	p = protolib_lookup(pl, "f_void");
 	CHECK(p && p->nparams == 0 && p->ret->kind == TYPE_VOID);
 	p = protolib_lookup(pl, "mk_pt");
