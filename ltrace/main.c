@@ -176,6 +176,6 @@ int main(int argc, char **argv)
 	int status = backend_run(&o, pl);
 	protolib_free(pl);
 	free(path);
-	free(o.confs);
+	options_destroy(&o);
 	return status;
 }

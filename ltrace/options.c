@@ -71,8 +71,9 @@ static void add_conf(struct options *o, const char *arg)
 	     p = strtok_r(NULL, ":", &save)) {
 		o->confs = xreallocarray(o->confs, o->nconfs + 1,
 					 sizeof(*o->confs));
-		o->confs[o->nconfs++] = p;
+		o->confs[o->nconfs++] = xstrdup(p);
 	}
+	free(copy);
 }
 
 static const struct option longopts[] = {
@@ -129,4 +130,13 @@ void options_parse(struct options *o, int argc, char **argv)
 		error_msg_and_die("too few arguments\n"
 				  "Try `ltrace --help' for more information.");
 	o->argv = argv + optind;
+}
+
+void options_destroy(struct options *o)
+{
+	for (size_t i = 0; i < o->nconfs; i++)
+		free(o->confs[i]);
+	free(o->confs);
+	o->confs = NULL;
+	o->nconfs = 0;
 }

@@ -11,7 +11,7 @@ struct options {
 	size_t arraylen;	/* -A, default 4 */
 	int align;		/* -a, default 50 (or 5/8 of the terminal) */
 	const char *output;	/* -o FILE, or NULL for stderr */
-	const char **confs;	/* -F entries in order (colon lists split) */
+	char **confs;		/* -F entries in order (colon lists split) */
 	size_t nconfs;
 	bool follow;		/* -f */
 	bool no_signals;	/* -b */
@@ -21,5 +21,6 @@ struct options {
 /* Parse ARGC/ARGV into O.  Prints usage and exits on -h, the version on
  * -V, and a one-line error (exit 1) on bad input. */
 void options_parse(struct options *o, int argc, char **argv);
+void options_destroy(struct options *o);
 
 #endif
