@@ -164,8 +164,11 @@ int main(int argc, char **argv)
 	struct options o;
 	options_parse(&o, argc, argv);
 	char *path = find_program(o.argv[0]);
-	if (backend_check_program(path))
+	if (backend_check_program(path)) {
+		free(path);
+		options_destroy(&o);
 		return 1;
+	}
 	struct protolib *pl = load_prototypes(&o);
 	int fd = open_output(&o);
 	out_init(fd, o.align, o.output != NULL, wants_eager_flush(fd));

@@ -317,8 +317,8 @@ static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
 	mem_prefetch(pf, n);
 	if (memsrc_read(s->cs.mem, sp, &ret, 8) != 8 ||
 	    memsrc_read(s->cs.mem, b->got, &target, 8) != 8) {
-		error_msg("pid %d: cannot read the GOT slot of %s",
-			  (int)t->tid, b->name);
+		/* Cannot emulate the jump: run the stub itself. */
+		step_in_place(t, b, s);
 		return;
 	}
 	call_entry(t, b, &s->cs, ret, sp, task_prints(t));
@@ -441,20 +441,26 @@ static void release_fork_child(pid_t pid, struct process *parent)
 		perror_msg("detaching from %d", (int)pid);
 }
 
-/* The new task CHILD exists and has reported its first stop. */
+/* Give the new task TID (ORPHAN if it has already stopped) to P. */
+static struct task *claim(struct task *orphan, pid_t tid, struct process *p)
+{
+	if (!orphan)
+		return task_new(tid, p);
+	orphan->proc = p;
+	orphan->orphan = false;
+	p->ntasks++;
+	return orphan;
+}
+
+/* Our task PARENT created CHILD (EVENT says how).  A thread joins the
+ * process; a vfork child borrows its memory; a fork child is let go. */
 static void adopt(struct task *parent, pid_t child, int event)
 {
 	struct process *pp = parent->proc;
 	struct task *c = task_lookup(child);
 	bool stopped = c != NULL;
 	if (event == PTRACE_EVENT_CLONE && tgid_of(child) == pp->pid) {
-		if (c) {
-			c->proc = pp;
-			pp->ntasks++;
-			c->orphan = false;
-		} else {
-			c = task_new(child, pp);
-		}
+		c = claim(c, child, pp);
 		c->silent = !opts->follow;
 	} else if (event == PTRACE_EVENT_VFORK) {
 		/* Shares our memory and breakpoints until it execs. */
@@ -462,13 +468,7 @@ static void adopt(struct task *parent, pid_t child, int event)
 		np->silent = true;
 		np->vfork_parent = process_mem(pp);
 		np->memfd = -1;
-		if (c) {
-			c->proc = np;
-			np->ntasks++;
-			c->orphan = false;
-		} else {
-			c = task_new(child, np);
-		}
+		c = claim(c, child, np);
 	} else {
 		if (c)
 			task_free(c);
