@@ -15,7 +15,7 @@ int backend_launch(const struct options *o, const char *path, char **argv);
 
 /* Run the event loop until every tracee is gone; returns the exit status
  * for the tracer: the traced program's own, 128+N if killed by signal N. */
-int backend_run(const struct options *o, const struct protolib *pl);
+int backend_run(const struct options *o, struct protoset *ps);
 
 /* Kill or release what is traced: for error_msg_and_die. */
 void backend_cleanup(void);

@@ -26,6 +26,7 @@ struct breakpoint {
 	const char *name;
 	uint64_t got;		/* runtime address of the GOT slot */
 	const struct prototype *proto;
+	bool proto_done;	/* proto looked up (it may be NULL) */
 	/* BPT_RETURN */
 	struct displaced plan;
 	uint64_t slot;		/* scratch slot address (DISPLACE_COPY) */

@@ -12,6 +12,7 @@ struct strbuf;
 struct type;
 struct prototype;
 struct protolib;
+struct protoset;
 struct callfmt;
 struct fmtopts;
 struct callsite;

@@ -38,6 +38,7 @@ void process_free(struct process *p)
 	if (p->memfd >= 0)
 		close(p->memfd);
 	bpt_table_destroy(&p->bpts);
+	process_clear_libs(p);
 	elf_image_destroy(&p->image);
 	free(p->scratch);
 	free(p);
@@ -46,6 +47,18 @@ void process_free(struct process *p)
 struct process *process_mem(struct process *p)
 {
 	return p->vfork_parent ? p->vfork_parent : p;
+}
+
+void process_clear_libs(struct process *p)
+{
+	for (size_t i = 0; i < p->nlibs; i++) {
+		free(p->lib_paths[i]);
+		free(p->lib_names[i]);
+	}
+	free(p->lib_paths);
+	free(p->lib_names);
+	p->lib_paths = p->lib_names = NULL;
+	p->nlibs = 0;
 }
 
 struct process *process_first(void)

@@ -37,6 +37,11 @@ struct process {
 	/* "syscall; int3" in scratch memory, for injected syscalls once a
 	 * scratch region exists; 0 before. */
 	uint64_t syscall_insn;
+	/* The mapped objects (program first, then libraries in mapping
+	 * order) for prototype lookup; read from /proc/PID/maps on demand. */
+	char **lib_paths;
+	char **lib_names;	/* soname, or the file name */
+	size_t nlibs;
 	struct process *next;
 };
 
@@ -71,6 +76,8 @@ void process_free(struct process *p);
 /* The process whose memory and breakpoints P uses. */
 struct process *process_mem(struct process *p);
 struct process *process_first(void);
+/* Forget the mapped objects (after exec). */
+void process_clear_libs(struct process *p);
 
 struct task *task_new(pid_t tid, struct process *p);
 void task_free(struct task *t);

@@ -26,6 +26,10 @@ int inject_syscall(struct task *t, const struct arch_regs *saved, long nr,
 uint64_t scratch_slot(struct task *t, const struct arch_regs *saved,
 		      uint64_t near);
 
+/* libs.c: add the objects mapped in P that it does not know yet to its
+ * lib_paths/lib_names (the program first).  Returns 0 or -1. */
+int process_read_libs(struct process *p);
+
 /* The pending signal of T to deliver at its next resume (0 for none). */
 int task_take_pending_signal(struct task *t);
 void task_set_pending_signal(struct task *t, int sig);

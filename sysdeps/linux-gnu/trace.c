@@ -29,7 +29,7 @@
 #include "options.h"
 #include "output.h"
 #include "proc.h"
-#include "proto.h"
+#include "protoset.h"
 #include "xmalloc.h"
 
 #define TRACE_OPTIONS (PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | \
@@ -37,7 +37,7 @@
 		       PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL)
 
 static const struct options *opts;
-static const struct protolib *protos;
+static struct protoset *protos;
 static pid_t main_pid;
 static int main_status = -1;	/* tracer exit status once known */
 static unsigned long singlesteps;
@@ -184,7 +184,6 @@ static void insert_plt_breakpoints(struct process *p)
 		struct breakpoint *b = bpt_add(&p->bpts, a, BPT_PLT);
 		b->name = img->plt[i].name;
 		b->got = img->plt[i].got + p->bias;
-		b->proto = protolib_lookup(protos, b->name);
 		b->orig = buf[a - lo];
 		b->inserted = true;
 		buf[a - lo] = ARCH_BREAKPOINT;
@@ -309,6 +308,34 @@ static void run_displaced(struct task *t, struct breakpoint *b,
 
 /* ---- breakpoint hits ---- */
 
+static const struct prototype *lookup_in(struct process *p, const char *name)
+{
+	return protoset_lookup(protos, name,
+			       (const char *const *)p->lib_names, p->nlibs);
+}
+
+/* The prototype of B's function, looked up at its first call, when the
+ * libraries are mapped.  A miss reads the mappings again (a dlopen may
+ * have brought the library that describes it). */
+static const struct prototype *resolve_proto(struct task *t,
+					     struct breakpoint *b)
+{
+	if (b->proto_done)
+		return b->proto;
+	struct process *p = process_mem(t->proc);
+	size_t known = p->nlibs;
+	if (!known)
+		process_read_libs(p);
+	b->proto = lookup_in(p, b->name);
+	if (!b->proto && known) {
+		process_read_libs(p);
+		if (p->nlibs != known)
+			b->proto = lookup_in(p, b->name);
+	}
+	b->proto_done = true;
+	return b->proto;
+}
+
 static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
 {
 	uint64_t sp = arch_sp(&s->regs), ret = 0, target = 0;
@@ -321,6 +348,7 @@ static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
 		step_in_place(t, b, s);
 		return;
 	}
+	resolve_proto(t, b);
 	call_entry(t, b, &s->cs, ret, sp, task_prints(t));
 	ensure_return_bp(t, s, ret);
 	/* Emulate the stub's "jmp *GOT(%rip)". */
@@ -499,6 +527,7 @@ static void on_exec(struct task *t)
 	if (task_prints(t))
 		out_line(t->tid, "--- Called exec() ---");
 	task_pop_frames(t, 0);
+	process_clear_libs(p);
 	bpt_table_destroy(&p->bpts);
 	bpt_table_init(&p->bpts);
 	elf_image_destroy(&p->image);
@@ -582,7 +611,7 @@ static void dispatch(pid_t tid, int st)
 	on_stop(t, st);
 }
 
-int backend_run(const struct options *o, const struct protolib *pl)
+int backend_run(const struct options *o, struct protoset *pl)
 {
 	opts = o;
 	protos = pl;

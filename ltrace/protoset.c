@@ -1,0 +1,223 @@
+#include "protoset.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "error.h"
+#include "options.h"
+#include "proto.h"
+#include "xmalloc.h"
+
+struct cached {
+	char *name;		/* a soname or an imported file's name */
+	struct protolib *pl;	/* NULL: no file */
+};
+
+struct protoset {
+	struct protolib **front;	/* -F files */
+	size_t nfront;
+	struct protolib **back;		/* ~/.ltrace.conf, /etc/ltrace.conf */
+	size_t nback;
+	char **dirs;
+	size_t ndirs;
+	struct cached *cache;
+	size_t ncache;
+};
+
+static void add_dir(struct protoset *ps, const char *dir)
+{
+	struct stat sb;
+	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode))
+		return;
+	ps->dirs = xreallocarray(ps->dirs, ps->ndirs + 1, sizeof(*ps->dirs));
+	ps->dirs[ps->ndirs++] = xstrdup(dir);
+}
+
+static void add_dirf(struct protoset *ps, const char *fmt, const char *a)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), fmt, a);
+	add_dir(ps, path);
+}
+
+static struct protolib *load(const char *path)
+{
+	struct protolib *pl = protolib_new();
+	if (protolib_load_file(pl, path) < 0) {
+		protolib_free(pl);
+		return NULL;
+	}
+	return pl;
+}
+
+static void push(struct protolib ***arr, size_t *n, struct protolib *pl)
+{
+	if (!pl)
+		return;
+	*arr = xreallocarray(*arr, *n + 1, sizeof(**arr));
+	(*arr)[(*n)++] = pl;
+}
+
+/* The shipped prototypes: etc/ of the source tree when the binary runs
+ * from its build tree (ltrace/ltrace beside etc/), else PKGDATADIR. */
+static void add_shipped_dir(struct protoset *ps)
+{
+	char exe[PATH_MAX], probe[PATH_MAX + 32];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash)
+			*slash = '\0';
+		snprintf(probe, sizeof(probe), "%s/../etc/libc.so.conf", exe);
+		if (access(probe, R_OK) == 0) {
+			snprintf(probe, sizeof(probe), "%s/../etc", exe);
+			add_dir(ps, probe);
+			return;
+		}
+	}
+	add_dir(ps, PKGDATADIR);
+}
+
+static void add_xdg_dirs(struct protoset *ps, const char *home)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	if (xdg && *xdg)
+		add_dirf(ps, "%s/ltrace", xdg);
+	else if (home)
+		add_dirf(ps, "%s/.config/ltrace", home);
+	if (home)
+		add_dirf(ps, "%s/.ltrace", home);
+	const char *dirs = getenv("XDG_CONFIG_DIRS");
+	char *copy = xstrdup(dirs && *dirs ? dirs : "/etc/xdg"), *save;
+	for (char *d = strtok_r(copy, ":", &save); d;
+	     d = strtok_r(NULL, ":", &save))
+		if (*d == '/')
+			add_dirf(ps, "%s/ltrace", d);
+	free(copy);
+}
+
+static void add_option(struct protoset *ps, const char *path)
+{
+	struct stat sb;
+	if (stat(path, &sb))
+		perror_msg_and_die("cannot read config '%s'", path);
+	if (S_ISDIR(sb.st_mode))
+		add_dir(ps, path);
+	else
+		push(&ps->front, &ps->nfront, load(path));
+}
+
+struct protoset *protoset_new(const struct options *o)
+{
+	struct protoset *ps = xcalloc(1, sizeof(*ps));
+	const char *home = getenv("HOME");
+	for (size_t i = 0; i < o->nconfs; i++)
+		add_option(ps, o->confs[i]);
+	add_xdg_dirs(ps, home);
+	add_shipped_dir(ps);
+	char path[PATH_MAX];
+	if (home) {
+		snprintf(path, sizeof(path), "%s/.ltrace.conf", home);
+		if (access(path, R_OK) == 0)
+			push(&ps->back, &ps->nback, load(path));
+	}
+	if (access("/etc/ltrace.conf", R_OK) == 0)
+		push(&ps->back, &ps->nback, load("/etc/ltrace.conf"));
+	return ps;
+}
+
+void protoset_free(struct protoset *ps)
+{
+	for (size_t i = 0; i < ps->nfront; i++)
+		protolib_free(ps->front[i]);
+	for (size_t i = 0; i < ps->nback; i++)
+		protolib_free(ps->back[i]);
+	for (size_t i = 0; i < ps->ndirs; i++)
+		free(ps->dirs[i]);
+	for (size_t i = 0; i < ps->ncache; i++) {
+		free(ps->cache[i].name);
+		if (ps->cache[i].pl)
+			protolib_free(ps->cache[i].pl);
+	}
+	free(ps->front);
+	free(ps->back);
+	free(ps->dirs);
+	free(ps->cache);
+	free(ps);
+}
+
+/* NAME.conf in the first search directory that has it. */
+static struct protolib *find_file(struct protoset *ps, const char *name)
+{
+	char path[PATH_MAX];
+	for (size_t i = 0; i < ps->ndirs; i++) {
+		if (snprintf(path, sizeof(path), "%s/%s.conf", ps->dirs[i],
+			     name) >= (int)sizeof(path))
+			continue;
+		if (access(path, R_OK) == 0)
+			return load(path);
+	}
+	return NULL;
+}
+
+/* Try NAME, then snip ".suffix" parts while what is left ends in ".so"
+ * or has a ".so." in it: libc.so.6 -> libc.so; never libc. */
+static struct protolib *find_library(struct protoset *ps, const char *name)
+{
+	char buf[PATH_MAX];
+	snprintf(buf, sizeof(buf), "%s", name);
+	for (;;) {
+		struct protolib *pl = find_file(ps, buf);
+		if (pl)
+			return pl;
+		char *dot = strrchr(buf, '.');
+		size_t len = strlen(buf);
+		if (!dot || (len >= 3 && strcmp(buf + len - 3, ".so") == 0) ||
+		    !strstr(buf, ".so."))
+			return NULL;
+		*dot = '\0';
+	}
+}
+
+const struct protolib *protoset_library(struct protoset *ps,
+					const char *soname)
+{
+	for (size_t i = 0; i < ps->ncache; i++)
+		if (strcmp(ps->cache[i].name, soname) == 0)
+			return ps->cache[i].pl;
+	ps->cache = xreallocarray(ps->cache, ps->ncache + 1,
+				  sizeof(*ps->cache));
+	struct cached *c = &ps->cache[ps->ncache++];
+	c->name = xstrdup(soname);
+	c->pl = find_library(ps, soname);
+	return c->pl;
+}
+
+const struct prototype *protoset_lookup(struct protoset *ps,
+					const char *name,
+					const char *const *sonames, size_t n)
+{
+	const struct prototype *p = NULL;
+	for (size_t i = 0; i < ps->nfront && !p; i++)
+		p = protolib_lookup(ps->front[i], name);
+	for (size_t i = 0; i < n && !p; i++) {
+		const struct protolib *pl = protoset_library(ps, sonames[i]);
+		if (pl)
+			p = protolib_lookup(pl, name);
+	}
+	for (size_t i = 0; i < ps->nback && !p; i++)
+		p = protolib_lookup(ps->back[i], name);
+	return p;
+}
+
+size_t protoset_dirs(const struct protoset *ps, const char *const **dirs)
+{
+	*dirs = (const char *const *)ps->dirs;
+	return ps->ndirs;
+}
