@@ -21,8 +21,11 @@ void bpt_table_init(struct bpt_table *t)
 
 void bpt_table_destroy(struct bpt_table *t)
 {
-	for (size_t i = 0; i < t->cap; i++)
+	for (size_t i = 0; i < t->cap; i++) {
+		if (t->slots[i])
+			free(t->slots[i]->name);
 		free(t->slots[i]);
+	}
 	free(t->slots);
 	t->slots = NULL;
 	t->cap = t->count = 0;
@@ -58,6 +61,8 @@ void bpt_table_clone(struct bpt_table *dst, const struct bpt_table *src)
 			continue;
 		dst->slots[i] = xmalloc(sizeof(struct breakpoint));
 		*dst->slots[i] = *src->slots[i];
+		if (src->slots[i]->name)
+			dst->slots[i]->name = xstrdup(src->slots[i]->name);
 	}
 }
 

@@ -23,7 +23,7 @@ struct breakpoint {
 	uint8_t orig;		/* the byte under the int3 */
 	bool inserted;
 	/* BPT_PLT */
-	const char *name;
+	char *name;		/* owned */
 	uint64_t got;		/* runtime address of the GOT slot */
 	const struct prototype *proto;
 	bool proto_done;	/* proto looked up (it may be NULL) */

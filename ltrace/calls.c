@@ -22,9 +22,26 @@ void calls_init(const struct options *o)
 	strbuf_init(&sb_ret);
 }
 
+/* How far apart two stack pointers may be and still be on one stack: a
+ * handler on a sigaltstack elsewhere must not look like an unwinding. */
+#define SAME_STACK (8UL << 20)
+
+/* Pending calls whose stack slot is at or below SP have been unwound
+ * (longjmp, a C++ exception, a thread that abandoned them): a live call's
+ * return address sits above every later call's. */
+static void drop_unwound(struct task *t, uint64_t sp)
+{
+	size_t n = t->nframes;
+	while (n > 0 && t->frames[n - 1].sp <= sp &&
+	       sp - t->frames[n - 1].sp < SAME_STACK)
+		n--;
+	task_pop_frames(t, n);
+}
+
 void call_entry(struct task *t, const struct breakpoint *b,
 		struct callsite *cs, uint64_t ret, uint64_t sp, bool print)
 {
+	drop_unwound(t, sp);
 	struct frame *f = task_push_frame(t);
 	f->ret = ret;
 	f->sp = sp;
@@ -41,6 +58,13 @@ void call_entry(struct task *t, const struct breakpoint *b,
 void call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 {
 	struct frame *f = &t->frames[i];
+	if (print && !f->cf && f->inherited) {
+		/* Its arguments were shown by the parent: only the return
+		 * value matters, so the state is built from the return. */
+		strbuf_reset(&sb_args);
+		f->cf = callfmt_entry(&fmt, f->plt->proto, cs, &sb_args);
+		f->had_args = false;
+	}
 	if (print && f->cf) {
 		strbuf_reset(&sb_more);
 		strbuf_reset(&sb_ret);
@@ -64,4 +88,21 @@ long call_match(const struct task *t, uint64_t ret, uint64_t sp)
 			return (long)i;
 	}
 	return -1;
+}
+
+void call_inherit(struct task *child, const struct task *parent,
+		  const struct bpt_table *bpts)
+{
+	for (size_t i = 0; i < parent->nframes; i++) {
+		const struct frame *pf = &parent->frames[i];
+		const struct breakpoint *b = bpt_lookup(bpts, pf->plt->addr);
+		if (!b)
+			continue;
+		struct frame *f = task_push_frame(child);
+		*f = *pf;
+		f->plt = b;
+		f->cf = NULL;
+		f->inherited = true;
+		f->id = ++next_id;
+	}
 }

@@ -20,6 +20,12 @@ void call_entry(struct task *t, const struct breakpoint *b,
  * never will).  Formats and prints the return, pops the frames. */
 void call_return(struct task *t, size_t i, struct callsite *cs, bool print);
 
+/* CHILD was forked by PARENT inside its pending calls: give it copies of
+ * them (returns in the child print as "<... name resumed>"), with their
+ * breakpoints looked up in BPTS, the child's table. */
+void call_inherit(struct task *child, const struct task *parent,
+		  const struct bpt_table *bpts);
+
 /* The index of T's pending call that returns to RET with the stack
  * pointer now at SP, or -1. */
 long call_match(const struct task *t, uint64_t ret, uint64_t sp);

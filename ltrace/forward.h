@@ -7,6 +7,7 @@ struct options;
 struct process;
 struct task;
 struct breakpoint;
+struct bpt_table;
 struct memsrc;
 struct strbuf;
 struct type;

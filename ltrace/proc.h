@@ -53,6 +53,7 @@ struct frame {
 	struct callfmt *cf;
 	unsigned long id;	/* identifies the entry line for the output */
 	bool had_args;		/* the entry line showed arguments */
+	bool inherited;		/* copied into a forked child */
 };
 
 struct task {

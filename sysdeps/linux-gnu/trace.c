@@ -182,7 +182,7 @@ static void insert_plt_breakpoints(struct process *p)
 		if (bpt_lookup(&p->bpts, a))
 			continue;
 		struct breakpoint *b = bpt_add(&p->bpts, a, BPT_PLT);
-		b->name = img->plt[i].name;
+		b->name = xstrdup(img->plt[i].name);
 		b->got = img->plt[i].got + p->bias;
 		b->orig = buf[a - lo];
 		b->inserted = true;
@@ -480,8 +480,25 @@ static struct task *claim(struct task *orphan, pid_t tid, struct process *p)
 	return orphan;
 }
 
+/* A followed fork child: a copy of the parent's address space, so a
+ * copy of its breakpoints and scratch memory. */
+static struct process *fork_process(struct process *pp, pid_t child)
+{
+	struct process *np = process_new(child);
+	np->memfd = open_memfd(child);
+	bpt_table_destroy(&np->bpts);
+	bpt_table_clone(&np->bpts, &pp->bpts);
+	np->bias = pp->bias;
+	np->syscall_insn = pp->syscall_insn;
+	np->nscratch = pp->nscratch;
+	np->scratch = xmalloc(pp->nscratch * sizeof(*np->scratch) + 1);
+	memcpy(np->scratch, pp->scratch, pp->nscratch * sizeof(*np->scratch));
+	return np;
+}
+
 /* Our task PARENT created CHILD (EVENT says how).  A thread joins the
- * process; a vfork child borrows its memory; a fork child is let go. */
+ * process; a vfork child borrows its memory until it execs; a fork child
+ * gets a copy of everything with -f, and is let go without. */
 static void adopt(struct task *parent, pid_t child, int event)
 {
 	struct process *pp = parent->proc;
@@ -491,12 +508,18 @@ static void adopt(struct task *parent, pid_t child, int event)
 		c = claim(c, child, pp);
 		c->silent = !opts->follow;
 	} else if (event == PTRACE_EVENT_VFORK) {
-		/* Shares our memory and breakpoints until it execs. */
 		struct process *np = process_new(child);
-		np->silent = true;
+		np->silent = !opts->follow;
 		np->vfork_parent = process_mem(pp);
-		np->memfd = -1;
 		c = claim(c, child, np);
+		call_inherit(c, parent, &process_mem(pp)->bpts);
+	} else if (opts->follow) {
+		if (!stopped)
+			waitpid(child, NULL, __WALL);
+		struct process *np = fork_process(process_mem(pp), child);
+		c = claim(c, child, np);
+		call_inherit(c, parent, &np->bpts);
+		stopped = true;
 	} else {
 		if (c)
 			task_free(c);
