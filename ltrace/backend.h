@@ -3,19 +3,31 @@
 #ifndef LTRACE_BACKEND_H
 #define LTRACE_BACKEND_H
 
+#include <sys/types.h>
+
 #include "forward.h"
 
 /* Check that PATH can be traced: an executable regular file, an ELF for
  * this architecture.  Prints one message and returns -1 if not. */
 int backend_check_program(const char *path);
 
+/* Before anything else. */
+void backend_init(const struct options *o, struct protoset *ps);
+
 /* Start ARGV[0] (already resolved to PATH) stopped and traced: returns
  * its pid, or -1 after printing why not. */
 int backend_launch(const struct options *o, const char *path, char **argv);
 
-/* Run the event loop until every tracee is gone; returns the exit status
- * for the tracer: the traced program's own, 128+N if killed by signal N. */
-int backend_run(const struct options *o, struct protoset *ps);
+/* Attach to every thread of process PID (-p): returns 0, or -1 after
+ * printing why not (no such process, already traced, ptrace denied). */
+int backend_attach(pid_t pid);
+
+/* Run the event loop until every tracee is gone, or until the tracer gets
+ * SIGINT, SIGTERM, SIGHUP, SIGQUIT or SIGPIPE, then detach cleanly.
+ * Returns the exit status for the tracer: the started program's own
+ * (128+N if it was killed by signal N), 0 when only attached processes
+ * were traced, 128+N when signal N made the tracer detach. */
+int backend_run(void);
 
 /* Kill or release what is traced: for error_msg_and_die. */
 void backend_cleanup(void);

@@ -77,8 +77,8 @@ int main(int argc, char **argv)
 {
 	struct options o;
 	options_parse(&o, argc, argv);
-	char *path = find_program(o.argv[0]);
-	if (backend_check_program(path)) {
+	char *path = o.argv ? find_program(o.argv[0]) : NULL;
+	if (path && backend_check_program(path)) {
 		free(path);
 		options_destroy(&o);
 		return 1;
@@ -86,11 +86,19 @@ int main(int argc, char **argv)
 	struct protoset *ps = protoset_new(&o);
 	int fd = open_output(&o);
 	out_init(fd, o.align, o.output != NULL, wants_eager_flush(fd));
-	out_set_pid_prefix(o.follow);
+	out_set_pid_prefix(o.follow || o.npids > 1 || (o.npids && path));
 	error_set_cleanup(backend_cleanup);
-	if (backend_launch(&o, path, o.argv) < 0)
-		return 1;
-	int status = backend_run(&o, ps);
+	backend_init(&o, ps);
+	int status = 0;
+	for (size_t i = 0; i < o.npids && !status; i++)
+		if (backend_attach(o.pids[i]) < 0)
+			status = 1;
+	if (!status && path && backend_launch(&o, path, o.argv) < 0)
+		status = 1;
+	if (!status)
+		status = backend_run();
+	else
+		backend_cleanup();
 	protoset_free(ps);
 	free(path);
 	options_destroy(&o);

@@ -33,7 +33,9 @@ static void usage(FILE *f)
 "                      a colon-separated list of files and directories).\n"
 "  -h, --help          display this help and exit.\n"
 "  -o, --output=FILE   write the trace output to file with given name.\n"
+"  -p PID              attach to the process with the process ID pid.\n"
 "  -s STRSIZE          specify the maximum string size to print.\n"
+"  -u USERNAME         run command with the userid, groupid of username.\n"
 "  -V, --version       output version information and exit.\n"
 "\n"
 "Report bugs to the project's issue tracker.\n");
@@ -76,6 +78,14 @@ static void add_conf(struct options *o, const char *arg)
 	free(copy);
 }
 
+static void add_pid(struct options *o, const char *arg)
+{
+	o->pids = xreallocarray(o->pids, o->npids + 1, sizeof(*o->pids));
+	o->pids[o->npids++] = parse_count(arg, 'p', INT_MAX);
+	if (o->pids[o->npids - 1] <= 0)
+		error_msg_and_die("invalid argument to -p: '%s'", arg);
+}
+
 static const struct option longopts[] = {
 	{ "align", required_argument, NULL, 'a' },
 	{ "config", required_argument, NULL, 'F' },
@@ -94,7 +104,7 @@ void options_parse(struct options *o, int argc, char **argv)
 	o->align = -1;
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:a:A:bfF:ho:s:V", longopts,
+	while ((c = getopt_long(argc, argv, "+:a:A:bfF:ho:p:s:u:V", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'a': o->align = parse_count(optarg, 'a', INT_MAX); break;
@@ -104,6 +114,8 @@ void options_parse(struct options *o, int argc, char **argv)
 		case 'F': add_conf(o, optarg); break;
 		case 'h': usage(stdout); exit(0);
 		case 'o': o->output = optarg; break;
+		case 'p': add_pid(o, optarg); break;
+		case 'u': o->user = optarg; break;
 		case 's': o->strlen = parse_count(optarg, 's', MAX_LEN); break;
 		case 'V':
 			printf("ltrace version " PACKAGE_VERSION ".\n");
@@ -111,7 +123,7 @@ void options_parse(struct options *o, int argc, char **argv)
 		case ':':
 		case '?':
 		default:
-			if (optopt && strchr("aAFos", optopt))
+			if (optopt && strchr("aAFopsu", optopt))
 				error_msg("option requires an argument -- '%c'",
 					  optopt);
 			else if (optopt)
@@ -126,10 +138,10 @@ void options_parse(struct options *o, int argc, char **argv)
 	}
 	if (o->align < 0)
 		o->align = guess_align();
-	if (optind >= argc)
+	if (optind >= argc && !o->npids)
 		error_msg_and_die("too few arguments\n"
 				  "Try `ltrace --help' for more information.");
-	o->argv = argv + optind;
+	o->argv = optind < argc ? argv + optind : NULL;
 }
 
 void options_destroy(struct options *o)
@@ -137,6 +149,8 @@ void options_destroy(struct options *o)
 	for (size_t i = 0; i < o->nconfs; i++)
 		free(o->confs[i]);
 	free(o->confs);
+	free(o->pids);
 	o->confs = NULL;
+	o->pids = NULL;
 	o->nconfs = 0;
 }

@@ -15,6 +15,9 @@ struct options {
 	size_t nconfs;
 	bool follow;		/* -f */
 	bool no_signals;	/* -b */
+	int *pids;		/* -p PID, repeatable */
+	size_t npids;
+	const char *user;	/* -u USER */
 	char **argv;		/* the command and its arguments */
 };
 

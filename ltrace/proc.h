@@ -68,6 +68,9 @@ struct task {
 	int orphan_status;
 	/* Its calls are serviced, not printed (a thread without -f). */
 	bool silent;
+	/* While detaching: it has stopped; the signal to pass on. */
+	bool stopped;
+	int detach_sig;
 	struct task *hnext;
 };
 

@@ -9,6 +9,21 @@
 #include "arch.h"
 #include "forward.h"
 
+/* trace.c: the event loop's shared pieces. */
+extern pid_t trace_main_pid;
+void trace_resume(struct task *t, int sig);
+int trace_open_memfd(pid_t pid);
+/* Read the image of T's process, map scratch memory, insert breakpoints
+ * on its call stubs. */
+void trace_setup_image(struct task *t);
+pid_t trace_tgid_of(pid_t tid);
+/* Take our breakpoints out of a fork child's memory and detach it. */
+void trace_release_fork_child(pid_t pid, struct process *parent);
+void trace_task_gone(struct task *t);
+/* attach.c: stop every task, put back every byte we changed, unmap the
+ * scratch pages, leave each thread at a valid instruction, detach. */
+void trace_detach_all(void);
+
 /* trace.c: wait for TID alone until it stops with SIGTRAP (after an
  * injected syscall or a step).  A signal that arrives first is kept for
  * delivery at the next resume.  Returns 0, or -1 if TID died. */

@@ -7,6 +7,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,13 +33,9 @@
 #include "protoset.h"
 #include "xmalloc.h"
 
-#define TRACE_OPTIONS (PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | \
-		       PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | \
-		       PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL)
-
 static const struct options *opts;
 static struct protoset *protos;
-static pid_t main_pid;
+pid_t trace_main_pid;
 static int main_status = -1;	/* tracer exit status once known */
 static unsigned long singlesteps;
 
@@ -101,7 +98,7 @@ int trace_wait_trap(struct task *t)
 	}
 }
 
-static void resume(struct task *t, int sig)
+void trace_resume(struct task *t, int sig)
 {
 	if (!sig)
 		sig = task_take_pending_signal(t);
@@ -193,7 +190,7 @@ static void insert_plt_breakpoints(struct process *p)
 	free(buf);
 }
 
-static int open_memfd(pid_t pid)
+int trace_open_memfd(pid_t pid)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
@@ -202,12 +199,12 @@ static int open_memfd(pid_t pid)
 
 /* The process has just exec'd (or was just started): read its image,
  * map scratch memory near it, put breakpoints on its call stubs. */
-static void setup_image(struct task *t)
+void trace_setup_image(struct task *t)
 {
 	struct process *p = t->proc;
 	char path[64], err[256];
 	snprintf(path, sizeof(path), "/proc/%d/exe", (int)p->pid);
-	p->memfd = open_memfd(p->pid);
+	p->memfd = trace_open_memfd(p->pid);
 	if (p->memfd < 0) {
 		perror_msg("opening /proc/%d/mem", (int)p->pid);
 		return;
@@ -404,10 +401,10 @@ static void on_signal(struct task *t, int sig)
 	if (task_prints(t) && !opts->no_signals)
 		out_line(t->tid, "--- %s (%s) ---", signame(sig),
 			 strsignal(sig));
-	resume(t, sig);
+	trace_resume(t, sig);
 }
 
-static void task_gone(struct task *t)
+void trace_task_gone(struct task *t)
 {
 	struct process *p = t->proc;
 	task_free(t);
@@ -426,15 +423,15 @@ static void on_exit_status(struct task *t, int st)
 			out_line(t->tid, "+++ killed by %s +++",
 				 signame(WTERMSIG(st)));
 	}
-	if (t->tid == main_pid)
+	if (t->tid == trace_main_pid)
 		main_status = WIFEXITED(st) ? WEXITSTATUS(st)
 					    : 128 + WTERMSIG(st);
-	task_gone(t);
+	trace_task_gone(t);
 }
 
 /* ---- new tasks: threads, forks, vforks ---- */
 
-static pid_t tgid_of(pid_t tid)
+pid_t trace_tgid_of(pid_t tid)
 {
 	char path[64], line[128];
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
@@ -458,9 +455,9 @@ static void restore_byte(struct breakpoint *b, void *data)
 
 /* A forked child that is not followed: take our int3s out of its copy of
  * the address space and let it go. */
-static void release_fork_child(pid_t pid, struct process *parent)
+void trace_release_fork_child(pid_t pid, struct process *parent)
 {
-	int fd = open_memfd(pid);
+	int fd = trace_open_memfd(pid);
 	if (fd >= 0) {
 		bpt_foreach(&parent->bpts, restore_byte, &fd);
 		close(fd);
@@ -485,7 +482,7 @@ static struct task *claim(struct task *orphan, pid_t tid, struct process *p)
 static struct process *fork_process(struct process *pp, pid_t child)
 {
 	struct process *np = process_new(child);
-	np->memfd = open_memfd(child);
+	np->memfd = trace_open_memfd(child);
 	bpt_table_destroy(&np->bpts);
 	bpt_table_clone(&np->bpts, &pp->bpts);
 	np->bias = pp->bias;
@@ -504,7 +501,7 @@ static void adopt(struct task *parent, pid_t child, int event)
 	struct process *pp = parent->proc;
 	struct task *c = task_lookup(child);
 	bool stopped = c != NULL;
-	if (event == PTRACE_EVENT_CLONE && tgid_of(child) == pp->pid) {
+	if (event == PTRACE_EVENT_CLONE && trace_tgid_of(child) == pp->pid) {
 		c = claim(c, child, pp);
 		c->silent = !opts->follow;
 	} else if (event == PTRACE_EVENT_VFORK) {
@@ -526,11 +523,11 @@ static void adopt(struct task *parent, pid_t child, int event)
 		/* Wait for its first stop before writing its memory. */
 		if (!stopped)
 			waitpid(child, NULL, __WALL);
-		release_fork_child(child, process_mem(pp));
+		trace_release_fork_child(child, process_mem(pp));
 		return;
 	}
 	if (stopped)
-		resume(c, 0);
+		trace_resume(c, 0);
 }
 
 static void on_exec(struct task *t)
@@ -542,7 +539,7 @@ static void on_exec(struct task *t)
 		/* The vfork child has its own memory now. */
 		if (!opts->follow) {
 			ptrace(PTRACE_DETACH, t->tid, 0, 0);
-			task_gone(t);
+			trace_task_gone(t);
 			return;
 		}
 		p->vfork_parent = NULL;
@@ -562,8 +559,8 @@ static void on_exec(struct task *t)
 	p->nscratch = 0;
 	p->syscall_insn = 0;
 	mem_reset();
-	setup_image(t);
-	resume(t, 0);
+	trace_setup_image(t);
+	trace_resume(t, 0);
 }
 
 static void on_event_stop(struct task *t, int st)
@@ -576,7 +573,7 @@ static void on_event_stop(struct task *t, int st)
 	case PTRACE_EVENT_VFORK:
 		ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &msg);
 		adopt(t, (pid_t)msg, event);
-		resume(t, 0);
+		trace_resume(t, 0);
 		break;
 	case PTRACE_EVENT_EXEC:
 		on_exec(t);
@@ -586,10 +583,10 @@ static void on_event_stop(struct task *t, int st)
 		    sig == SIGTTOU)
 			ptrace(PTRACE_LISTEN, t->tid, 0, 0);	/* group-stop */
 		else
-			resume(t, 0);
+			trace_resume(t, 0);
 		break;
 	default:
-		resume(t, 0);
+		trace_resume(t, 0);
 	}
 }
 
@@ -601,7 +598,7 @@ static void on_stop(struct task *t, int st)
 		return;
 	}
 	if (sig == SIGTRAP && on_trap(t)) {
-		resume(t, 0);
+		trace_resume(t, 0);
 		return;
 	}
 	on_signal(t, sig);
@@ -634,116 +631,73 @@ static void dispatch(pid_t tid, int st)
 	on_stop(t, st);
 }
 
-int backend_run(const struct options *o, struct protoset *pl)
+void backend_init(const struct options *o, struct protoset *ps)
 {
 	opts = o;
-	protos = pl;
+	protos = ps;
 	calls_init(o);
-	struct task *t = task_lookup(main_pid);
-	setup_image(t);
-	resume(t, 0);
-	while (task_count() > 0) {
+}
+
+/* The termination signals: detach cleanly (DESIGN.md).  The handler
+ * jumps out of a blocked waitpid; a report waitpid consumed just before
+ * the jump is recovered by trace_detach_all from /proc. */
+static sigjmp_buf wait_env;
+static volatile sig_atomic_t in_wait, stop_sig;
+
+static void on_term_signal(int sig)
+{
+	stop_sig = sig;
+	if (in_wait) {
+		in_wait = 0;
+		siglongjmp(wait_env, 1);
+	}
+}
+
+static void catch_term_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+				    SIGPIPE };
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_term_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static pid_t wait_any(int *st)
+{
+	pid_t tid = -1;
+	if (sigsetjmp(wait_env, 0) == 0) {
+		in_wait = 1;
+		if (!stop_sig)
+			tid = waitpid(-1, st, __WALL);
+		in_wait = 0;
+	}
+	return tid;
+}
+
+int backend_run(void)
+{
+	catch_term_signals();
+	while (task_count() > 0 && !stop_sig) {
 		out_sync();
 		int st;
-		pid_t tid = waitpid(-1, &st, __WALL);
+		pid_t tid = wait_any(&st);
 		if (tid < 0) {
-			if (errno == EINTR)
+			if (errno == EINTR || stop_sig)
 				continue;
 			break;
 		}
 		dispatch(tid, st);
 	}
+	if (stop_sig)
+		trace_detach_all();
 	out_flush();
 	if (singlesteps && getenv("LTRACE_DEBUG_STEPS"))
 		error_msg("%lu single steps", singlesteps);
-	return main_status < 0 ? 1 : main_status;
+	if (stop_sig)
+		return 128 + stop_sig;
+	return main_status < 0 ? 0 : main_status;
 }
 
-/* ---- start-up ---- */
-
-static pid_t fork_stopped(const char *path, char **argv)
-{
-	pid_t pid = fork();
-	if (pid < 0)
-		perror_msg_and_die("fork");
-	if (pid == 0) {
-		kill(getpid(), SIGSTOP);
-		execv(path, argv);
-		fprintf(stderr, "ltrace: cannot execute '%s': %s\n", path,
-			strerror(errno));
-		_exit(127);
-	}
-	return pid;
-}
-
-/* Seize the stopped child, let it run into its exec. */
-int backend_launch(const struct options *o, const char *path, char **argv)
-{
-	(void)o;
-	int st;
-	pid_t pid = fork_stopped(path, argv);
-	if (waitpid(pid, &st, WSTOPPED) != pid || !WIFSTOPPED(st))
-		error_msg_and_die("child %d did not stop", (int)pid);
-	if (ptrace(PTRACE_SEIZE, pid, 0, TRACE_OPTIONS))
-		perror_msg_and_die("PTRACE_SEIZE of %d", (int)pid);
-	kill(pid, SIGCONT);
-	main_pid = pid;
-	for (;;) {
-		if (waitpid(pid, &st, __WALL) != pid)
-			perror_msg_and_die("waitpid");
-		if (WIFEXITED(st) || WIFSIGNALED(st))
-			exit(WIFEXITED(st) ? WEXITSTATUS(st) : 1);
-		if ((st >> 16) == PTRACE_EVENT_EXEC)
-			break;
-		ptrace(PTRACE_CONT, pid, 0, 0);
-	}
-	struct process *p = process_new(pid);
-	task_new(pid, p);
-	return pid;
-}
-
-int backend_check_program(const char *path)
-{
-	struct stat sb;
-	char err[256];
-	if (stat(path, &sb)) {
-		perror_msg("cannot run '%s'", path);
-		return -1;
-	}
-	if (S_ISDIR(sb.st_mode)) {
-		error_msg("cannot run '%s': Is a directory", path);
-		return -1;
-	}
-	if (access(path, X_OK)) {
-		perror_msg("cannot run '%s'", path);
-		return -1;
-	}
-	/* A script runs its interpreter: the exec shows what to trace. */
-	char magic[2];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	bool script = fd >= 0 && read(fd, magic, 2) == 2 &&
-		      magic[0] == '#' && magic[1] == '!';
-	if (fd >= 0)
-		close(fd);
-	if (script)
-		return 0;
-	struct elf_image img;
-	memset(&img, 0, sizeof(img));
-	if (elf_image_read(&img, path, err, sizeof(err)) < 0) {
-		error_msg("cannot trace '%s': %s", path, err);
-		return -1;
-	}
-	elf_image_destroy(&img);
-	return 0;
-}
-
-static void kill_one(struct task *t, void *data)
-{
-	(void)data;
-	kill(t->tid, SIGKILL);
-}
-
-void backend_cleanup(void)
-{
-	task_foreach(kill_one, NULL);
-}
