@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -28,6 +29,7 @@ static struct {
 	struct page pages[NPAGES];
 	unsigned next_victim;
 	unsigned long syscalls;
+	unsigned long peeks;
 	bool warned;
 } mem;
 
@@ -41,7 +43,34 @@ static void report(int err)
 	perror_msg("reading memory of pid %d", (int)mem.pid);
 }
 
-/* One range, process_vm_readv first, then /proc/PID/mem. */
+/* PTRACE_PEEKDATA on the aligned words covering [ADDR, ADDR+LEN), copying
+ * only the bytes inside the range: the last resort, for when
+ * /proc/PID/mem cannot be used.  The tracee must be in a ptrace-stop. */
+static size_t peek_read(uint64_t addr, void *buf, size_t len)
+{
+	const size_t w = sizeof(long);
+	size_t done = 0;
+	for (uint64_t a = addr & ~(uint64_t)(w - 1); done < len; a += w) {
+		errno = 0;
+		mem.peeks++;
+		long word = ptrace(PTRACE_PEEKDATA, mem.pid, (void *)a, 0);
+		if (errno) {
+			report(errno);
+			break;
+		}
+		size_t skip = a < addr ? addr - a : 0;
+		size_t n = w - skip;
+		if (n > len - done)
+			n = len - done;
+		memcpy((char *)buf + done, (char *)&word + skip, n);
+		done += n;
+	}
+	return done;
+}
+
+/* One range: process_vm_readv first, then /proc/PID/mem (which also
+ * reads PROT_NONE pages), then PTRACE_PEEKDATA when the file is not
+ * available or refuses with EACCES/EPERM. */
 static size_t raw_read(uint64_t addr, void *buf, size_t len)
 {
 	struct iovec l = { buf, len }, r = { (void *)addr, len };
@@ -52,14 +81,20 @@ static size_t raw_read(uint64_t addr, void *buf, size_t len)
 	size_t got = n > 0 ? (size_t)n : 0;
 	if (n < 0)
 		report(errno);
-	if (mem.memfd < 0)
-		return got;
-	mem.syscalls++;
-	ssize_t m = pread(mem.memfd, (char *)buf + got, len - got,
-			  (off_t)(addr + got));
-	if (m < 0)
-		report(errno);
-	return got + (m > 0 ? (size_t)m : 0);
+	int err = EACCES;
+	if (mem.memfd >= 0) {
+		mem.syscalls++;
+		ssize_t m = pread(mem.memfd, (char *)buf + got, len - got,
+				  (off_t)(addr + got));
+		err = m < 0 ? errno : 0;
+		if (m < 0)
+			report(err);
+		else
+			got += m;
+	}
+	if (got < len && (err == EACCES || err == EPERM))
+		got += peek_read(addr + got, (char *)buf + got, len - got);
+	return got;
 }
 
 static struct page *find_page(uint64_t pa)
@@ -184,4 +219,9 @@ int mem_write(int memfd, uint64_t addr, const void *buf, size_t len)
 unsigned long mem_syscalls(void)
 {
 	return mem.syscalls;
+}
+
+unsigned long mem_peeks(void)
+{
+	return mem.peeks;
 }

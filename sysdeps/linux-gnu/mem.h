@@ -1,7 +1,8 @@
 /* The tracee memory layer: every read of tracee memory goes through here.
  *
  * Reads use process_vm_readv; a page it refuses is tried through
- * /proc/PID/mem (which also reads PROT_NONE pages).  Reads are served
+ * /proc/PID/mem (which also reads PROT_NONE pages), then through
+ * PTRACE_PEEKDATA on aligned words when the file cannot be used.  Reads are served
  * from a cache of whole pages that lives for one stop: mem_reset drops it
  * before the tracee resumes.  mem_prefetch fills the cache for several
  * pages with one process_vm_readv.  Errors are sorted as the kernel
@@ -32,5 +33,7 @@ int mem_write(int memfd, uint64_t addr, const void *buf, size_t len);
 size_t mem_read_direct(uint64_t addr, void *buf, size_t len);
 /* Counters for the syscall budget: reads issued since start. */
 unsigned long mem_syscalls(void);
+/* PTRACE_PEEKDATA words read since start (the fallback's cost). */
+unsigned long mem_peeks(void);
 
 #endif

@@ -23,6 +23,7 @@
 #include "callsite.h"
 #include "calls.h"
 #include "displace.h"
+#include "dwarfproto.h"
 #include "elfscan.h"
 #include "error.h"
 #include "linux.h"
@@ -35,6 +36,7 @@
 
 static const struct options *opts;
 static struct protoset *protos;
+static struct dwarf_protos *dwarf;
 pid_t trace_main_pid;
 static int main_status = -1;	/* tracer exit status once known */
 static unsigned long singlesteps;
@@ -305,10 +307,15 @@ static void run_displaced(struct task *t, struct breakpoint *b,
 
 /* ---- breakpoint hits ---- */
 
+/* Prototype files first; then the DWARF of the mapped objects, the
+ * program first. */
 static const struct prototype *lookup_in(struct process *p, const char *name)
 {
-	return protoset_lookup(protos, name,
-			       (const char *const *)p->lib_names, p->nlibs);
+	const struct prototype *pr = protoset_lookup(
+		protos, name, (const char *const *)p->lib_names, p->nlibs);
+	for (size_t i = 0; i < p->nlibs && !pr; i++)
+		pr = dwarf_lookup(dwarf, p->lib_paths[i], name);
+	return pr;
 }
 
 /* The prototype of B's function, looked up at its first call, when the
@@ -635,6 +642,7 @@ void backend_init(const struct options *o, struct protoset *ps)
 {
 	opts = o;
 	protos = ps;
+	dwarf = dwarf_protos_new();
 	calls_init(o);
 }
 
@@ -694,6 +702,8 @@ int backend_run(void)
 	if (stop_sig)
 		trace_detach_all();
 	out_flush();
+	dwarf_protos_free(dwarf);
+	dwarf = NULL;
 	if (singlesteps && getenv("LTRACE_DEBUG_STEPS"))
 		error_msg("%lu single steps", singlesteps);
 	if (stop_sig)

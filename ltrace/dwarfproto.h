@@ -1,0 +1,64 @@
+/* Prototypes derived from DWARF debug information (libdw), for functions
+ * that no prototype file describes.  Conf files win: the core asks here
+ * only after protolib_lookup missed.
+ *
+ * Debug info is taken from the ELF file itself when it carries
+ * .debug_info, else from a separate debug file: first by build-id
+ * (/usr/lib/debug/.build-id/xx/rest.debug), then by .gnu_debuglink
+ * (beside the file, in its .debug/ folder, under /usr/lib/debug/DIR/).
+ *
+ * Everything is lazy and cached: a file's DWARF is opened and indexed
+ * (name -> DIE, one pass over the top-level DIEs of each CU) at most
+ * once, on the first lookup for that file; each name's prototype is built
+ * at most once, and misses are cached too.  Derived types are bounded:
+ * no more than DWARF_MAX_DEPTH levels of nesting (deeper pointers become
+ * addresses), no more than DWARF_MAX_FIELDS members per struct.
+ *
+ * Mapping (x86_64 LP64):
+ *   base types by DW_ATE encoding and size: char, short/ushort, int/uint,
+ *     long/ulong, llong/ullong ("long long"), float, double (long double
+ *     too, approximately), bool -> bool lens on char/int;
+ *   char * and const char * -> string; void * and function pointers ->
+ *     addr; T * -> pointer to T; typedefs, const, volatile, restrict
+ *     are looked through (mode_t is shown in octal);
+ *   enum -> enum lens over its underlying integer, with its enumerators;
+ *   struct -> struct with its members in order (bitfields and gaps are
+ *     hidden padding, so the layout matches the DWARF one); a struct is
+ *     built once per DIE and reused, so recursive structs are cycles;
+ *   union -> array(char, size) in hex; T[N] -> array(T, N) (char[N] as a
+ *     string); flexible array members are dropped;
+ *   variadic functions whose last fixed parameter is a char * named
+ *     fmt/format -> that parameter becomes `format'; other varargs are
+ *     not shown.
+ */
+#ifndef LTRACE_DWARFPROTO_H
+#define LTRACE_DWARFPROTO_H
+
+#include "forward.h"
+
+#define DWARF_MAX_DEPTH 16
+#define DWARF_MAX_FIELDS 256
+
+struct dwarf_protos;
+
+/* An empty cache.  Never fails; opens nothing. */
+struct dwarf_protos *dwarf_protos_new(void);
+
+/* Close every DWARF file and free every prototype and type handed out.
+ * NULL is allowed. */
+void dwarf_protos_free(struct dwarf_protos *d);
+
+/* The prototype of the external function NAME as the DWARF of the ELF
+ * file PATH (a loaded library or the main executable, as named in
+ * /proc/PID/maps) describes it, or NULL when there is none (no debug
+ * info, not an external function, unreadable file).  The result is
+ * owned by D and lives until dwarf_protos_free.  Never prints: a file
+ * without debug info is the normal case.
+ *
+ * When NAME has no DIE of its own (glibc's fopen is defined as
+ * _IO_new_fopen), a symbol of PATH at the same address that has one is
+ * used, and the prototype still carries NAME. */
+const struct prototype *dwarf_lookup(struct dwarf_protos *d, const char *path,
+				     const char *name);
+
+#endif
