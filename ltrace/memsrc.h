@@ -15,12 +15,22 @@ struct memsrc {
 	 * memory that cannot be read (0 when ADDR itself is unreadable).
 	 * Never fails otherwise; never touches BUF past the returned count. */
 	size_t (*read)(struct memsrc *m, uint64_t addr, void *buf, size_t len);
+	/* Optional (may be NULL): the pages holding ADDRS[0..N) are about
+	 * to be read; fetch them together, in one gathered read. */
+	void (*prefetch)(struct memsrc *m, const uint64_t *addrs, size_t n);
 };
 
 static inline size_t memsrc_read(struct memsrc *m, uint64_t addr, void *buf,
 				 size_t len)
 {
 	return m->read(m, addr, buf, len);
+}
+
+static inline void memsrc_prefetch(struct memsrc *m, const uint64_t *addrs,
+				   size_t n)
+{
+	if (m->prefetch && n)
+		m->prefetch(m, addrs, n);
 }
 
 #endif

@@ -156,6 +156,12 @@ static size_t cached_read(struct memsrc *m, uint64_t addr, void *buf,
 	return done;
 }
 
+static void src_prefetch(struct memsrc *m, const uint64_t *addrs, size_t n)
+{
+	(void)m;
+	mem_prefetch(addrs, n);
+}
+
 struct memsrc *mem_bind(pid_t pid, int memfd)
 {
 	if (pid != mem.pid)
@@ -163,6 +169,7 @@ struct memsrc *mem_bind(pid_t pid, int memfd)
 	mem.pid = pid;
 	mem.memfd = memfd;
 	mem.src.read = cached_read;
+	mem.src.prefetch = src_prefetch;
 	return &mem.src;
 }
 
