@@ -73,65 +73,75 @@ void lens_pointer(struct fmt_ctx *c, const struct value *v)
 	c->nptrs--;
 }
 
-/* Elements before the first all-zero one among the N in B. */
-static size_t zero_scan(const unsigned char *b, size_t n, size_t esz)
+/* True when the SZ bytes at B are all zero. */
+static bool all_zero(const unsigned char *b, size_t sz)
 {
-	size_t i, j;
-
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < esz && !b[i * esz + j]; j++)
-			;
-		if (j == esz)
-			return i;
-	}
-	return n;
+	while (sz--)
+		if (*b++)
+			return false;
+	return true;
 }
 
-/* How many elements array value V has, at most CAP + 1 (to tell that
- * there are more); elements read into *BUF (caller frees). */
-static size_t array_fetch(struct fmt_ctx *c, const struct value *v,
-			  size_t cap, unsigned char **buf)
+/* How many elements of array value V to look at: its length, or -A + 1
+ * (to tell there are more) if that is less; zero() scans stop earlier.
+ * A local value (inside a struct fetched from registers) has storage for
+ * a fixed-size array only. */
+static size_t array_want(struct fmt_ctx *c, const struct value *v, bool *zero)
 {
 	const struct type *t = v->type;
-	size_t esz = type_sizeof(t->elt), want = cap + 1, got;
+	size_t want = c->o->arraylen + 1;
 	int64_t len = -1;
 
-	if (!esz || !t->len)
+	*zero = expr_is_zero(t->len);
+	if (!t->len || !type_sizeof(t->elt))
 		return 0;
-	if (expr_eval(t->len, c->env, &len) == 0 && len >= 0 &&
-	    (uint64_t)len < want)
+	if (!v->remote && !type_array_is_fixed(t))
+		return 0;
+	if (expr_eval(t->len, c->env, &len) == 0 && len < 0)
+		return 0;	/* a negative length: nothing to show */
+	if (len >= 0 && (uint64_t)len < want)
 		want = (size_t)len;
-	if (!expr_is_zero(t->len) && len < 0)
+	if (!*zero && len < 0)
 		want = 0;
-	*buf = xcalloc(want ? want : 1, esz);
-	got = value_read(c, v, *buf, want * esz) / esz;
-	if (expr_is_zero(t->len))
-		got = zero_scan(*buf, got, esz);
-	return got;
+	return want;
 }
 
+/* Elements are read one at a time through the page cache, so a corrupt
+ * length costs at most -A + 1 reads and no allocation. */
 static void lens_array(struct fmt_ctx *c, const struct value *v)
 {
-	size_t i, cap = c->o->arraylen, n;
-	size_t esz = type_sizeof(v->type->elt);
-	unsigned char *buf = NULL;
-	struct value ev;
+	size_t i, cap = c->o->arraylen, esz = type_sizeof(v->type->elt);
+	bool zero, more = false;
+	size_t want = array_want(c, v, &zero);
+	unsigned char *buf = xmalloc(esz ? esz : 1);
+	struct value ev = { .type = v->type->elt, .buf = buf };
+	struct value src = *v;
 
-	n = array_fetch(c, v, cap, &buf);
-	ev = (struct value){ .type = v->type->elt, .buf = buf };
 	out_begin(c, OUT_ARRAY);
-	for (i = 0; i < n && i < cap; i++) {
+	for (i = 0; i < want; i++) {
+		if (value_read(c, &src, buf, esz) != esz ||
+		    (zero && all_zero(buf, esz)))
+			break;
+		if (i == cap || lens_out_full(c)) {
+			more = true;
+			break;
+		}
 		out_sep(c, OUT_ARRAY, i);
 		lens_format(c, &ev);
-		ev.buf += esz;
+		src = value_at(&src, src.type, esz);
 	}
-	out_end(c, OUT_ARRAY, n > cap);
+	out_end(c, OUT_ARRAY, more);
 	free(buf);
 }
 
+/* Offsets of a struct's members, computed as they are printed: an array
+ * member whose length is another member's value (struct(ulong,
+ * array(int, elt1), int)) moves the members after it. */
 struct elt_data {
 	struct fmt_ctx *c;
 	const struct value *v;
+	size_t *offs;
+	size_t nknown;		/* members whose offset is known */
 };
 
 static int struct_elt(void *data, long n, int64_t *out)
@@ -140,43 +150,130 @@ static int struct_elt(void *data, long n, int64_t *out)
 	const struct type *t = d->v->type;
 	struct value fv;
 
-	if (n < 1 || (size_t)n > t->nfields)
+	if (n < 1 || (size_t)n > d->nknown)
 		return -1;
-	fv = value_at(d->v, t->fields[n - 1], type_offsetof(t, n - 1));
+	fv = value_at(d->v, t->fields[n - 1], d->offs[n - 1]);
 	return value_int(d->c, &fv, out);
+}
+
+/* An array member whose storage is not a constant. */
+static bool is_dynamic(const struct type *f)
+{
+	return f->kind == TYPE_ARRAY && f->len && !type_array_is_fixed(f);
+}
+
+#define DYN_MAX_BYTES (1u << 24)
+
+/* The storage of dynamic member F at OFF: its length's value, or for a
+ * zero() array the elements up to and including the terminator.  False
+ * when unknown or absurd (a corrupt length), which ends the struct. */
+static bool dynamic_size(struct fmt_ctx *c, const struct value *fv,
+			 size_t *size)
+{
+	const struct type *f = fv->type;
+	size_t esz = type_sizeof(f->elt), i;
+	unsigned char b[64];
+	struct value ev = *fv;
+	int64_t len = -1;
+
+	if (!esz)
+		return false;
+	if (expr_eval(f->len, c->env, &len) < 0 && !expr_is_zero(f->len))
+		return false;
+	if (expr_is_zero(f->len) && esz <= sizeof(b)) {
+		for (i = 0; (len < 0 || i < (uint64_t)len) &&
+			    i * esz < DYN_MAX_BYTES; i++) {
+			if (value_read(c, &ev, b, esz) != esz)
+				return false;
+			if (all_zero(b, esz)) {
+				len = (int64_t)i + 1;
+				break;
+			}
+			ev = value_at(&ev, ev.type, esz);
+		}
+	}
+	if (len < 0 || (uint64_t)len > DYN_MAX_BYTES / esz)
+		return false;
+	*size = (size_t)len * esz;
+	return true;
+}
+
+static size_t align_to(size_t n, size_t al)
+{
+	return al ? (n + al - 1) / al * al : n;
 }
 
 static void struct_fields(struct fmt_ctx *c, const struct value *v)
 {
 	const struct type *t = v->type;
 	struct expr_env env = { 0 }, *saved = (struct expr_env *)c->env;
-	struct elt_data d = { c, v };
+	struct elt_data d = { c, v, NULL, 0 };
 	struct value fv;
-	size_t i, idx = 0;
+	size_t i, idx = 0, off = 0, size;
 
 	if (saved)
 		env = *saved;
 	env.elt = struct_elt;
 	env.elt_data = &d;
 	c->env = &env;
+	/* members up to the first dynamic array are where the static
+	 * layout says, so eltN may refer forward to them */
+	d.offs = xcalloc(t->nfields ? t->nfields : 1, sizeof(*d.offs));
+	for (i = 0; i < t->nfields; i++) {
+		d.offs[i] = type_offsetof(t, i);
+		d.nknown = i + 1;
+		if (v->remote && is_dynamic(t->fields[i]))
+			break;
+	}
 	out_begin(c, OUT_STRUCT);
 	for (i = 0; i < t->nfields; i++) {
+		off = align_to(off, type_alignof(t->fields[i]));
+		d.offs[i] = off;
+		if (d.nknown < i + 1)
+			d.nknown = i + 1;
+		fv = value_at(v, t->fields[i], off);
+		size = type_sizeof(t->fields[i]);
+		if (v->remote && is_dynamic(t->fields[i]) &&
+		    !dynamic_size(c, &fv, &size)) {
+			/* members after it cannot be placed */
+			out_sep(c, OUT_STRUCT, idx++);
+			out_text(c, "...");
+			break;
+		}
+		off += size;
 		if (lens_hidden(t->fields[i]))
 			continue;
 		out_sep(c, OUT_STRUCT, idx++);
-		fv = value_at(v, t->fields[i], type_offsetof(t, i));
 		lens_format(c, &fv);
 	}
 	out_end(c, OUT_STRUCT, false);
+	free(d.offs);
 	c->env = saved;
 }
 
+static bool struct_is_dynamic(const struct type *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nfields; i++)
+		if (is_dynamic(t->fields[i]))
+			return true;
+	return false;
+}
+
+/* A struct in tracee memory is read at once, except one holding dynamic
+ * arrays, whose members are read where they turn out to be. */
 static void lens_struct(struct fmt_ctx *c, const struct value *v)
 {
 	size_t n = type_sizeof(v->type);
-	unsigned char *local = xmalloc(n ? n : 1);
+	unsigned char *local;
 	struct value lv = *v;
 
+	if (v->remote && struct_is_dynamic(v->type)) {
+		struct_fields(c, v);
+		return;
+	}
+	local = xmalloc(n ? n : 1);
 	if (!value_localize(c, &lv, local, n))
 		out_addr(c, v->addr);
 	else
@@ -216,6 +313,7 @@ void lens_default(struct fmt_ctx *c, const struct value *v)
 		break;
 	case TYPE_FLOAT:
 	case TYPE_DOUBLE:
+	case TYPE_LDOUBLE:
 		lens_float(c, v, c->intfmt);
 		break;
 	case TYPE_POINTER:

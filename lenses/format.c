@@ -1,6 +1,12 @@
 /* format: a printf-style parameter pack.  The format string is read in
  * full (to FORMAT_MAX) whatever -s says, since its conversions decide
- * which arguments follow; only its display is cut at -s. */
+ * which arguments follow; only its display is cut at -s.
+ *
+ * Conversions (C11 7.21.6.1 and glibc): flags, width and precision with
+ * '*' or '*N$', length modifiers hh h l ll q L j z Z t, conversions
+ * d i o u x X e E f F g G a A c C s S p n m and %%.  %n is shown as the
+ * pointer it is, never written through; %m takes no argument.  Positional
+ * arguments (%2$d) are shown in argument order. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +19,7 @@
 #include "xmalloc.h"
 
 #define FORMAT_MAX 65536
+#define MAX_POS 64	/* positional arguments followed */
 
 static struct expr zero_expr = { .kind = EXPR_ZERO };
 static struct type t_char = { .kind = TYPE_CHAR };
@@ -23,8 +30,13 @@ static struct type t_uint = { .kind = TYPE_UINT };
 static struct type t_long = { .kind = TYPE_LONG };
 static struct type t_ulong = { .kind = TYPE_ULONG };
 static struct type t_double = { .kind = TYPE_DOUBLE };
+static struct type t_ldouble = { .kind = TYPE_LDOUBLE };
+static struct type t_xchar = { .kind = TYPE_CHAR, .lens = LENS_HEX };
+static struct type t_xushort = { .kind = TYPE_USHORT, .lens = LENS_HEX };
 static struct type t_xuint = { .kind = TYPE_UINT, .lens = LENS_HEX };
 static struct type t_xulong = { .kind = TYPE_ULONG, .lens = LENS_HEX };
+static struct type t_ochar = { .kind = TYPE_CHAR, .lens = LENS_OCT };
+static struct type t_oushort = { .kind = TYPE_USHORT, .lens = LENS_OCT };
 static struct type t_ouint = { .kind = TYPE_UINT, .lens = LENS_OCT };
 static struct type t_oulong = { .kind = TYPE_ULONG, .lens = LENS_OCT };
 static struct type t_void = { .kind = TYPE_VOID };
@@ -38,61 +50,93 @@ static struct type t_wchars = { .kind = TYPE_ARRAY, .elt = &t_int,
 				.len = &zero_expr };
 static struct type t_wstring = { .kind = TYPE_POINTER, .lens = LENS_STRING,
 				 .elt = &t_wchars };
+/* %hhu: an unsigned byte, shown through a ushort whose high byte is
+ * cleared (see pack_arg) */
+static struct type t_uchar = { .kind = TYPE_USHORT };
 
-/* The NUL-terminated string at ADDR, read in growing chunks; NULL if
- * nothing is readable.  *LEN excludes the NUL. */
-static char *read_format(struct memsrc *m, uint64_t addr, size_t *len)
+/* The format string at ADDR with elements of ESZ bytes (1, or 2/4 for a
+ * wide format), read in growing chunks and narrowed for parsing: wide
+ * characters past ASCII become '?', which no conversion uses.  NULL if
+ * nothing is readable. */
+static char *read_format(struct memsrc *m, uint64_t addr, size_t esz)
 {
-	size_t cap = 256, have = 0, got;
-	char *s = xmalloc(cap + 1);
+	size_t cap = 256, have = 0, got, i;
+	unsigned char *raw = xmalloc(cap * esz);
+	char *s;
 
 	for (;;) {
-		got = memsrc_read(m, addr + have, s + have, cap - have);
-		if (memchr(s + have, 0, got) || got < cap - have ||
-		    cap >= FORMAT_MAX) {
-			have += got;
+		got = memsrc_read(m, addr + have * esz, raw + have * esz,
+				  (cap - have) * esz) / esz;
+		for (i = have; i < have + got; i++)
+			if (!memcmp(raw + i * esz, "\0\0\0\0", esz))
+				break;
+		if (i < have + got || got < cap - have || cap >= FORMAT_MAX) {
+			have = i;
 			break;
 		}
 		have = cap;
 		cap *= 2;
-		s = xrealloc(s, cap + 1);
+		raw = xrealloc(raw, cap * esz);
 	}
-	if (!have) {
+	s = xmalloc(have + 1);
+	for (i = 0; i < have; i++) {
+		uint32_t ch = 0;
+
+		memcpy(&ch, raw + i * esz, esz);
+		s[i] = ch < 0x80 ? (char)ch : '?';
+	}
+	s[have] = 0;
+	free(raw);
+	if (!have && !got) {
 		free(s);
 		return NULL;
 	}
-	s[have] = 0;
-	*len = strlen(s);
 	return s;
 }
 
-/* The type a conversion CONV with length modifier LONGS ('l' count, 'L'
- * and friends count as one; -1 for h, -2 for hh) consumes, or NULL for
- * none.  Like ltrace, %hhd shows a char and %hd a short. */
-static const struct type *conv_type(char conv, int longs)
+/* One conversion specification. */
+struct spec {
+	int pos;		/* N of %N$, 0 when not positional */
+	int wstar, pstar;	/* '*' width/precision: -1 none, 0 next
+				 * argument, N for *N$ */
+	int prec;		/* -1 when absent */
+	int longs;		/* -2 hh, -1 h, 1 l/j/z/t, 2 ll/q */
+	bool ldbl;		/* L */
+	char conv;
+};
+
+/* The type conversion S consumes, or NULL for none.  Like ltrace, %hhd
+ * shows a char and %hd a short. */
+static const struct type *conv_type(const struct spec *s)
 {
-	switch (conv) {
+	int l = s->longs;
+
+	switch (s->conv) {
 	case 'd': case 'i':
-		if (longs < 0)
-			return longs == -1 ? &t_short : &t_char;
-		return longs ? &t_long : &t_int;
+		if (l < 0)
+			return l == -1 ? &t_short : &t_char;
+		return l ? &t_long : &t_int;
 	case 'u':
-		if (longs == -1)
-			return &t_ushort;
-		return longs > 0 ? &t_ulong : &t_uint;
+		if (l < 0)
+			return l == -1 ? &t_ushort : &t_uchar;
+		return l > 0 || s->ldbl ? &t_ulong : &t_uint;
 	case 'o':
-		return longs > 0 ? &t_oulong : &t_ouint;
+		if (l < 0)
+			return l == -1 ? &t_oushort : &t_ochar;
+		return l > 0 || s->ldbl ? &t_oulong : &t_ouint;
 	case 'x': case 'X':
-		return longs > 0 ? &t_xulong : &t_xuint;
+		if (l < 0)
+			return l == -1 ? &t_xushort : &t_xchar;
+		return l > 0 || s->ldbl ? &t_xulong : &t_xuint;
 	case 'e': case 'E': case 'f': case 'F':
 	case 'g': case 'G': case 'a': case 'A':
-		return &t_double;
+		return s->ldbl ? &t_ldouble : &t_double;
 	case 'c':
-		return longs > 0 ? &t_int : &t_char;
+		return l > 0 ? &t_int : &t_char;
 	case 'C':
 		return &t_int;
 	case 's':
-		return longs > 0 ? &t_wstring : &t_string;
+		return l > 0 ? &t_wstring : &t_string;
 	case 'S':
 		return &t_wstring;
 	case 'p': case 'n':
@@ -100,6 +144,79 @@ static const struct type *conv_type(char conv, int longs)
 	default:
 		return NULL;
 	}
+}
+
+/* Digits at *P as a number (capped), or -1 if there are none. */
+static int number(const char **p)
+{
+	int n = -1;
+
+	while (**p >= '0' && **p <= '9') {
+		n = (n < 0 ? 0 : n * 10) + (**p - '0');
+		if (n > FORMAT_MAX)
+			n = FORMAT_MAX;
+		(*p)++;
+	}
+	return n;
+}
+
+/* '*' or '*N$' at *P: 0 or N; -1 if no star. */
+static int star(const char **p)
+{
+	const char *q = *p + 1;
+	int n;
+
+	if (**p != '*')
+		return -1;
+	n = number(&q);
+	if (n > 0 && *q == '$') {
+		*p = q + 1;
+		return n;
+	}
+	*p += 1;
+	return 0;
+}
+
+/* Parse the specification after a '%' at P into S; returns the position
+ * after it. */
+static const char *parse_spec(const char *p, struct spec *s)
+{
+	const char *q = p;
+	int n;
+
+	memset(s, 0, sizeof(*s));
+	s->prec = -1;
+	n = number(&q);
+	if (n > 0 && *q == '$') {
+		s->pos = n;
+		p = q + 1;
+	}
+	while (*p && strchr("-+ #0'I", *p))
+		p++;
+	s->wstar = star(&p);
+	if (s->wstar < 0)
+		number(&p);
+	s->pstar = -1;
+	if (*p == '.') {
+		p++;
+		s->pstar = star(&p);
+		if (s->pstar < 0) {
+			n = number(&p);
+			s->prec = n < 0 ? 0 : n;	/* "%.s" is "%.0s" */
+		}
+	}
+	for (; *p && strchr("hlqLjtzZ", *p); p++) {
+		if (*p == 'h')
+			s->longs--;
+		else if (*p == 'L')
+			s->ldbl = true;
+		else
+			s->longs += *p == 'q' ? 2 : 1;
+	}
+	if (s->longs > 2)
+		s->longs = 2;
+	s->conv = *p;
+	return *p ? p + 1 : p;
 }
 
 struct pack {
@@ -110,97 +227,132 @@ struct pack {
 /* Fetch, show and return (as an int) the next argument, of type T. */
 static int pack_arg(struct pack *pk, const struct type *t)
 {
-	unsigned char buf[16] = { 0 };
+	unsigned char buf[32] = { 0 };
 	struct value v = { .type = t, .buf = buf };
 	int i;
 
 	fetch_arg(pk->c->fetch, pk->c->cs, t, buf);
+	if (t == &t_uchar)
+		buf[1] = 0;
 	out_sep(pk->c, OUT_ARGS, pk->idx++);
 	lens_format(pk->c, &v);
 	memcpy(&i, buf, sizeof(i));
 	return i;
 }
 
-/* Skip a width or precision at *P and return it; a '*' takes an int
- * argument.  -1 if there is none. */
-static int number_or_star(struct pack *pk, const char **p)
-{
-	int n = -1;
-
-	if (**p == '*') {
-		(*p)++;
-		return pack_arg(pk, &t_int);
-	}
-	while (**p >= '0' && **p <= '9') {
-		n = (n < 0 ? 0 : n * 10) + (**p - '0');
-		if (n > FORMAT_MAX)
-			n = FORMAT_MAX;
-		(*p)++;
-	}
-	return n;
-}
-
 /* A %.Ns string argument: at most N characters, as printf prints it
  * (ltrace 0.7.3 does the same for %.Ns and %.*s; it also cuts at a bare
  * width, "%2s", which printf does not). */
-static void pack_string_prec(struct pack *pk, int prec)
+static void pack_string_prec(struct pack *pk, const struct type *st,
+			     int prec)
 {
 	struct expr num = { .kind = EXPR_NUM, .num = prec };
 	struct expr zero = { .kind = EXPR_ZERO, .sub = &num };
-	struct type chars = { .kind = TYPE_ARRAY, .elt = &t_char,
-			      .len = &zero };
-	struct type str = { .kind = TYPE_POINTER, .lens = LENS_STRING,
-			    .elt = &chars };
+	struct type chars = *st->elt;
+	struct type str = *st;
 
+	chars.len = &zero;
+	str.elt = &chars;
 	pack_arg(pk, &str);
 }
 
-/* One conversion after its '%'; returns the position after it. */
-static const char *pack_conv(struct pack *pk, const char *p)
+/* Arguments in order of the conversions. */
+static void pack_sequential(struct pack *pk, const char *fmt)
 {
-	int longs = 0, prec = -1;
 	const struct type *t;
-
-	while (*p && strchr("-+ #0'I", *p))
-		p++;
-	number_or_star(pk, &p);
-	if (*p == '$')		/* positional: not followed */
-		return p + 1;
-	if (*p == '.') {
-		p++;
-		prec = number_or_star(pk, &p);
-		if (prec < 0 && p[-1] == '.')
-			prec = 0;	/* "%.s" */
-	}
-	for (; *p && strchr("hlqLjtzZ", *p); p++)
-		longs += *p == 'h' ? -1 : 1;
-	if (!*p)
-		return p;
-	t = conv_type(*p, longs);
-	if (t == &t_string && prec >= 0)
-		pack_string_prec(pk, prec);
-	else if (t)
-		pack_arg(pk, t);
-	return p + 1;
-}
-
-static void pack_args(struct pack *pk, const char *fmt)
-{
 	const char *p = fmt;
+	struct spec s;
+	int prec;
 
 	while ((p = strchr(p, '%'))) {
 		if (p[1] == '%') {
 			p += 2;
 			continue;
 		}
-		p = pack_conv(pk, p + 1);
+		p = parse_spec(p + 1, &s);
+		if (s.wstar >= 0)
+			pack_arg(pk, &t_int);
+		prec = s.pstar >= 0 ? pack_arg(pk, &t_int) : s.prec;
+		t = conv_type(&s);
+		if (!t && s.conv != 'm')
+			return;	/* unknown: cannot follow the rest */
+		if (t && t->lens == LENS_STRING && prec >= 0)
+			pack_string_prec(pk, t, prec);
+		else if (t)
+			pack_arg(pk, t);
 	}
+}
+
+static void set_pos(const struct type **types, int pos, const struct type *t,
+		    int *max)
+{
+	if (pos < 1 || pos > MAX_POS)
+		return;
+	types[pos - 1] = t;
+	if (pos > *max)
+		*max = pos;
+}
+
+/* %N$ arguments: every position's type is collected first, then the
+ * arguments are shown in order 1, 2, ...  (a position no conversion
+ * names is taken as an int). */
+static void pack_positional(struct pack *pk, const char *fmt)
+{
+	const struct type *types[MAX_POS] = { 0 };
+	const char *p = fmt;
+	struct spec s;
+	int i, max = 0;
+
+	while ((p = strchr(p, '%'))) {
+		if (p[1] == '%') {
+			p += 2;
+			continue;
+		}
+		p = parse_spec(p + 1, &s);
+		set_pos(types, s.wstar, &t_int, &max);
+		set_pos(types, s.pstar, &t_int, &max);
+		if (conv_type(&s))
+			set_pos(types, s.pos, conv_type(&s), &max);
+	}
+	for (i = 0; i < max; i++)
+		pack_arg(pk, types[i] ? types[i] : &t_int);
+}
+
+static bool is_positional(const char *fmt)
+{
+	const char *p = fmt;
+	struct spec s;
+
+	while ((p = strchr(p, '%'))) {
+		if (p[1] == '%') {
+			p += 2;
+			continue;
+		}
+		p = parse_spec(p + 1, &s);
+		if (s.pos)
+			return true;
+	}
+	return false;
+}
+
+/* The element size of format(T)'s characters: 1 for plain format. */
+static size_t format_esz(const struct type *t)
+{
+	const struct type *s = t->elt;
+
+	if (!s || s->kind != TYPE_POINTER || !s->elt)
+		return 1;
+	s = s->elt;
+	if (s->kind == TYPE_ARRAY && s->elt)
+		s = s->elt;
+	return type_sizeof(s) == 2 || type_sizeof(s) == 4 ? type_sizeof(s) : 1;
 }
 
 void lens_format_pack(struct fmt_ctx *c, const struct value *v)
 {
 	struct pack pk = { c, 1 };
-	size_t len;
+	size_t esz = format_esz(v->type);
+	struct value sv = *v;
 	int64_t a;
 	char *fmt;
 
@@ -208,14 +360,23 @@ void lens_format_pack(struct fmt_ctx *c, const struct value *v)
 		out_nil(c);
 		return;
 	}
-	fmt = read_format(c->mem, (uint64_t)a, &len);
+	fmt = read_format(c->mem, (uint64_t)a, esz);
 	if (!fmt) {
 		out_addr(c, (uint64_t)a);
 		return;
 	}
-	lens_chars(c, 0, (const unsigned char *)fmt, (int64_t)len + 1, true,
-		   c->o->strlen);
-	if (c->fetch && c->cs)
-		pack_args(&pk, fmt);
+	if (v->type->elt) {
+		sv.type = v->type->elt;
+		lens_format(c, &sv);
+	} else {
+		lens_chars(c, 0, (const unsigned char *)fmt,
+			   (int64_t)strlen(fmt) + 1, true, c->o->strlen);
+	}
+	if (c->fetch && c->cs) {
+		if (is_positional(fmt))
+			pack_positional(&pk, fmt);
+		else
+			pack_sequential(&pk, fmt);
+	}
 	free(fmt);
 }

@@ -56,15 +56,24 @@ void lens_guess(struct fmt_ctx *c, const struct value *v)
 		out_printf(c, "%#llx", (unsigned long long)x);
 }
 
+/* float and double print as %f (hex: %a); long double, an x87 80-bit
+ * number in 16 bytes, as %Lf (%La). */
 void lens_float(struct fmt_ctx *c, const struct value *v, int intfmt)
 {
-	unsigned char b[8];
+	unsigned char b[16] = { 0 };
 	size_t n = type_sizeof(v->type);
+	long double ld;
 	double d;
 	float f;
 
 	if (value_read(c, v, b, n) != n) {
 		unreadable(c, v);
+		return;
+	}
+	if (n == 16) {
+		memset(b + 10, 0, 6);
+		memcpy(&ld, b, sizeof(ld));
+		out_printf(c, intfmt == LENS_HEX ? "%La" : "%Lf", ld);
 		return;
 	}
 	if (n == 4) {

@@ -34,6 +34,8 @@ struct fmt_ctx {
 	struct strbuf *sb;
 	int intfmt;			/* inherited hex/oct lens */
 	size_t depth;
+	size_t limit;			/* stop at this sb->len; 0: never */
+	bool cut;			/* stopped: "..." written */
 	size_t nptrs;			/* pointers being dereferenced */
 	uint64_t ptrs[LENS_MAX_DEPTH];
 	const struct type *ptr_types[LENS_MAX_DEPTH];
@@ -50,6 +52,9 @@ void out_printf(struct fmt_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* One character inside QUOTE ('\'' or '"'), escaped. */
 void out_char(struct fmt_ctx *c, unsigned char ch, char quote);
+/* One wide character (a code point) inside QUOTE: UTF-8 when printable,
+ * else escaped. */
+void out_wchar(struct fmt_ctx *c, uint32_t cp, char quote);
 void out_nil(struct fmt_ctx *c);
 void out_addr(struct fmt_ctx *c, uint64_t a);
 
@@ -65,6 +70,12 @@ struct value value_at(const struct value *v, const struct type *t,
 /* A remote value at ADDR read into LOCAL (LEN bytes): false if short. */
 bool value_localize(struct fmt_ctx *c, struct value *v, unsigned char *local,
 		    size_t len);
+
+/* The most text one argument list or return value may take, whatever
+ * nesting and cycles in the tracee: room for a few -s strings, and 64 KiB
+ * besides.  Past it lens_format writes "..." once and nothing more. */
+size_t lens_budget(const struct fmtopts *o);
+bool lens_out_full(const struct fmt_ctx *c);
 
 /* Dispatch on the value's lens. */
 void lens_format(struct fmt_ctx *c, const struct value *v);
@@ -86,5 +97,9 @@ void lens_format_pack(struct fmt_ctx *c, const struct value *v);
 /* Characters of a char array (string lens), LEN known or zero-scan. */
 void lens_chars(struct fmt_ctx *c, uint64_t addr, const unsigned char *local,
 		int64_t len, bool zero, size_t cap);
+/* The same for wide characters of ESZ (2 or 4) bytes: printed as UTF-8,
+ * as ltrace prints string(array(uint, zero)*). */
+void lens_wchars(struct fmt_ctx *c, uint64_t addr, const unsigned char *local,
+		 size_t esz, int64_t len, bool zero, size_t cap);
 
 #endif

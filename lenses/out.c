@@ -43,18 +43,25 @@ void out_text(struct fmt_ctx *c, const char *s)
 	strbuf_addstr(c->sb, s);
 }
 
+/* Numbers can be long (%f of 1e300 has 300 digits): format in place. */
 void out_printf(struct fmt_ctx *c, const char *fmt, ...)
 {
 	char buf[128];
-	va_list ap;
+	va_list ap, ap2;
 	int n;
 
 	va_start(ap, fmt);
+	va_copy(ap2, ap);
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (n > 0)
-		strbuf_add(c->sb, buf, (size_t)n < sizeof(buf) ? (size_t)n
-							      : sizeof(buf) - 1);
+	if (n > 0 && (size_t)n < sizeof(buf)) {
+		strbuf_add(c->sb, buf, (size_t)n);
+	} else if (n > 0) {
+		strbuf_grow(c->sb, (size_t)n + 1);
+		vsnprintf(c->sb->s + c->sb->len, (size_t)n + 1, fmt, ap2);
+		c->sb->len += (size_t)n;
+	}
+	va_end(ap2);
 }
 
 /* The letter of a C escape for CH, or 0. */
@@ -103,4 +110,34 @@ void out_addr(struct fmt_ctx *c, uint64_t a)
 		out_printf(c, "%#llx", (unsigned long long)a);
 	else
 		strbuf_addch(c->sb, '0');
+}
+
+/* UTF-8 for printable code points; ASCII as out_char; C1 controls,
+ * surrogates and values past U+10FFFF as \x{...}. */
+void out_wchar(struct fmt_ctx *c, uint32_t cp, char quote)
+{
+	char u[4];
+	size_t n;
+
+	if (cp < 0x80) {
+		out_char(c, (unsigned char)cp, quote);
+		return;
+	}
+	if (cp < 0xa0 || (cp >= 0xd800 && cp < 0xe000) || cp > 0x10ffff) {
+		out_printf(c, "\\x{%x}", (unsigned)cp);
+		return;
+	}
+	if (cp < 0x800) {
+		u[0] = (char)(0xc0 | cp >> 6);
+		n = 2;
+	} else if (cp < 0x10000) {
+		u[0] = (char)(0xe0 | cp >> 12);
+		n = 3;
+	} else {
+		u[0] = (char)(0xf0 | cp >> 18);
+		n = 4;
+	}
+	for (size_t i = 1; i < n; i++)
+		u[i] = (char)(0x80 | ((cp >> (6 * (n - 1 - i))) & 0x3f));
+	strbuf_add(c->sb, u, n);
 }

@@ -1,6 +1,7 @@
 /* string(T): character arrays as "text".  At most -s characters are read
- * (one more for a NUL scan, to tell whether there is more). */
-#include <stdlib.h>
+ * (one more, to tell whether there is more), in chunks through the page
+ * cache.  Arrays of 2- or 4-byte integers are wide strings, printed as
+ * UTF-8 without an L prefix, as ltrace prints string(array(uint, zero)*). */
 #include <string.h>
 
 #include "callfmt.h"
@@ -8,46 +9,126 @@
 #include "lens.h"
 #include "memsrc.h"
 #include "type.h"
-#include "xmalloc.h"
+
+#define CHUNK 256
+
+/* Reads the elements of one string in chunks; NEXT hands out one element
+ * at a time. */
+struct chars {
+	struct fmt_ctx *c;
+	uint64_t addr;
+	const unsigned char *local;
+	size_t esz, want, pos, have, at;
+	unsigned char buf[CHUNK];
+};
+
+/* The next element's value into *CH: false at the end of what may and
+ * can be read. */
+static bool next_elt(struct chars *s, uint32_t *ch)
+{
+	size_t k;
+
+	if (s->pos >= s->want)
+		return false;
+	if (s->at + s->esz > s->have) {
+		k = (s->want - s->pos) * s->esz;
+		if (k > CHUNK / s->esz * s->esz)
+			k = CHUNK / s->esz * s->esz;
+		if (s->local)
+			memcpy(s->buf, s->local + s->pos * s->esz, k);
+		else
+			k = memsrc_read(s->c->mem, s->addr + s->pos * s->esz,
+					s->buf, k);
+		s->have = k;
+		s->at = 0;
+		if (k < s->esz)
+			return false;
+	}
+	*ch = 0;
+	if (s->esz == 1)
+		*ch = s->buf[s->at];
+	else if (s->esz == 2)
+		*ch = s->buf[s->at] | (uint32_t)s->buf[s->at + 1] << 8;
+	else
+		memcpy(ch, s->buf + s->at, 4);
+	s->at += s->esz;
+	s->pos++;
+	return true;
+}
 
 /* A string of length L (the NUL-scan length for zero forms, min'ed with
  * any zero(N) cap; N itself for fixed lengths, whose NULs are printed as
  * \0, as ltrace 0.7.3 does) shows min(L, -s) characters and gets the
  * ellipsis when L > -s.  ltrace adds it at L == -s too, which claims a
  * complete string was cut; we don't. */
+static void print_elts(struct fmt_ctx *c, uint64_t addr,
+		       const unsigned char *local, size_t esz, int64_t len,
+		       bool zero, size_t cap)
+{
+	struct chars s = { .c = c, .addr = addr, .local = local, .esz = esz };
+	bool more = false, have;
+	uint32_t ch = 0;
+	size_t i;
+
+	s.want = cap + 1;
+	if (len >= 0 && (uint64_t)len < s.want)
+		s.want = (size_t)len;
+	have = next_elt(&s, &ch);
+	if (!have && s.want) {
+		out_addr(c, addr);	/* nothing readable */
+		return;
+	}
+	out_begin(c, OUT_STRING);
+	for (i = 0; have; i++) {
+		if (zero && !ch)
+			break;
+		if (i == cap) {
+			more = true;
+			break;
+		}
+		if (esz == 1)
+			out_char(c, (unsigned char)ch, '"');
+		else
+			out_wchar(c, ch, '"');
+		have = next_elt(&s, &ch);
+	}
+	out_end(c, OUT_STRING, more);
+}
+
 void lens_chars(struct fmt_ctx *c, uint64_t addr, const unsigned char *local,
 		int64_t len, bool zero, size_t cap)
 {
-	size_t want, got, n, i;
-	unsigned char *b;
+	print_elts(c, addr, local, 1, len, zero, cap);
+}
 
-	want = cap + 1;
-	if (len >= 0 && (uint64_t)len < want)
-		want = (size_t)len;
-	b = xmalloc(want + 1);
-	got = local ? (memcpy(b, local, want), want)
-		    : memsrc_read(c->mem, addr, b, want);
-	if (!got && want) {
-		out_addr(c, addr);
-		goto out_free;
-	}
-	n = zero ? strnlen((char *)b, got) : got;
-	out_begin(c, OUT_STRING);
-	for (i = 0; i < n && i < cap; i++)
-		out_char(c, b[i], '"');
-	out_end(c, OUT_STRING, n > cap);
-out_free:
-	free(b);
+void lens_wchars(struct fmt_ctx *c, uint64_t addr, const unsigned char *local,
+		 size_t esz, int64_t len, bool zero, size_t cap)
+{
+	print_elts(c, addr, local, esz, len, zero, cap);
+}
+
+/* Element size of a string's characters: 1 for char, 2 or 4 for the
+ * integers of wide strings, 0 for anything else. */
+static size_t char_size(const struct type *elt)
+{
+	size_t n = type_sizeof(elt);
+
+	if (elt->kind == TYPE_CHAR)
+		return 1;
+	if (type_is_integer(elt) && (n == 2 || n == 4))
+		return n;
+	return 0;
 }
 
 /* Characters of array type T at ADDR (or LOCAL). */
 static void string_array(struct fmt_ctx *c, const struct type *t,
 			 uint64_t addr, const unsigned char *local)
 {
+	size_t esz = char_size(t->elt);
 	int64_t len = -1;
 	bool zero = expr_is_zero(t->len);
 
-	if (t->elt->kind != TYPE_CHAR) {
+	if (!esz) {
 		struct value v = { .type = t, .remote = !local, .addr = addr,
 				   .buf = local };
 		lens_default(c, &v);
@@ -56,9 +137,9 @@ static void string_array(struct fmt_ctx *c, const struct type *t,
 	if (t->len && expr_eval(t->len, c->env, &len) < 0 && !zero)
 		len = 0;
 	/* never read past an inline array's storage */
-	if (local && (len < 0 || (uint64_t)len > type_sizeof(t)))
-		len = (int64_t)type_sizeof(t);
-	lens_chars(c, addr, local, len, zero, c->o->strlen);
+	if (local && (len < 0 || (uint64_t)len * esz > type_sizeof(t)))
+		len = (int64_t)(type_sizeof(t) / esz);
+	print_elts(c, addr, local, esz, len, zero, c->o->strlen);
 }
 
 static void string_pointer(struct fmt_ctx *c, const struct value *v)
@@ -72,8 +153,9 @@ static void string_pointer(struct fmt_ctx *c, const struct value *v)
 		out_nil(c);
 	} else if (to->kind == TYPE_ARRAY) {
 		string_array(c, to, (uint64_t)p, NULL);
-	} else if (to->kind == TYPE_CHAR) {
-		lens_chars(c, (uint64_t)p, NULL, -1, true, c->o->strlen);
+	} else if (char_size(to)) {
+		print_elts(c, (uint64_t)p, NULL, char_size(to), -1, true,
+			   c->o->strlen);
 	} else {
 		lens_pointer(c, v);
 	}

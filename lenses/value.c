@@ -5,6 +5,7 @@
 #include "callfmt.h"
 #include "lens.h"
 #include "memsrc.h"
+#include "strbuf.h"
 #include "type.h"
 
 size_t value_read(struct fmt_ctx *c, const struct value *v, void *buf,
@@ -89,8 +90,24 @@ static void lens_radix(struct fmt_ctx *c, const struct value *v, int fmt)
 	c->intfmt = saved;
 }
 
+size_t lens_budget(const struct fmtopts *o)
+{
+	return 65536 + 4 * o->strlen;
+}
+
+bool lens_out_full(const struct fmt_ctx *c)
+{
+	return c->limit && c->sb->len >= c->limit;
+}
+
 void lens_format(struct fmt_ctx *c, const struct value *v)
 {
+	if (lens_out_full(c)) {
+		if (!c->cut)
+			out_text(c, "...");
+		c->cut = true;
+		return;
+	}
 	switch (v->type->lens) {
 	case LENS_DEFAULT:
 		lens_default(c, v);

@@ -121,7 +121,7 @@ static void format_params(struct callfmt *cf, struct callsite *cs,
 {
 	struct fmt_ctx c = {
 		.o = &cf->o, .mem = cs->mem, .cs = cs, .env = &cf->env,
-		.sb = out,
+		.sb = out, .limit = out->len + lens_budget(&cf->o),
 	};
 	struct value v;
 	size_t i, idx = 0;
@@ -164,7 +164,7 @@ static void format_ret(struct callfmt *cf, struct callsite *cs,
 	const struct type *t = cf->p->ret;
 	struct fmt_ctx c = {
 		.o = &cf->o, .mem = cs->mem, .cs = cs, .env = &cf->env,
-		.sb = ret,
+		.sb = ret, .limit = ret->len + lens_budget(&cf->o),
 	};
 	struct value v;
 

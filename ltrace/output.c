@@ -130,12 +130,13 @@ void out_call_return(pid_t pid, unsigned long id, const char *name,
 {
 	if (out.open && out.open_pid == pid && out.open_id == id) {
 		out.open = false;
-		if (entry_had_args && *more)
-			strbuf_addstr(&out.buf, ", ");
 	} else {
 		begin_line(pid);
 		strbuf_addf(&out.buf, "<... %s resumed> ", name);
 	}
+	/* As ltrace: the separator stays even on a resumed line. */
+	if (entry_had_args && *more)
+		strbuf_addstr(&out.buf, ", ");
 	strbuf_addstr(&out.buf, more);
 	strbuf_addch(&out.buf, ')');
 	add_retval(ret);

@@ -5,7 +5,8 @@
  *
  *	[function] TYPE NAME(PARAM, ...);
  *	typedef NAME = TYPE;		typedef NAME = struct;
- *	import "NAME";			(accepted, ignored)
+ *	import "NAME";		(NAME.conf's definitions, through
+ *				 the resolver; see proto.h)
  *
  * ';' and '#' start comments; text after a declaration's ';' is ignored.
  * A bad declaration is reported as "file:line:col: error: ..." and
@@ -23,6 +24,8 @@
 #include "xmalloc.h"
 
 #define PL_BUCKETS 1024
+/* Imports nest at most this deep (a cycle a -> b -> a stops here). */
+#define IMPORT_DEPTH 8
 
 struct named {
 	char *name;
@@ -37,6 +40,10 @@ struct protolib {
 	struct named *protos[PL_BUCKETS];
 	struct named *types[PL_BUCKETS];
 	unsigned gen;
+	const struct protolib **imports;
+	size_t nimports;
+	protolib_import_fn resolve;
+	void *resolve_ctx;
 };
 
 struct parser {
@@ -45,8 +52,10 @@ struct parser {
 	int line;
 	const char *start;	/* of the declaration's first line */
 	const char *p;
+	const char *tok;	/* start of the last identifier taken */
 	int nerr;
 	bool failed;
+	int err_line, err_col;	/* of the failure, 1-based */
 };
 
 static unsigned name_hash(const char *s)
@@ -111,16 +120,62 @@ void protolib_free(struct protolib *pl)
 		return;
 	named_free_all(pl->protos);
 	named_free_all(pl->types);
+	free(pl->imports);
 	type_arena_destroy(&pl->arena);
 	free(pl);
+}
+
+/* NAME in PL's own table (protos or types, by TYPES), then in its
+ * imports in order, depth first. */
+static struct named *lookup_deep(const struct protolib *pl, const char *name,
+				 bool types, unsigned depth)
+{
+	struct named *n = named_find(types ? pl->types : pl->protos, name);
+	size_t i;
+
+	if (n || depth >= IMPORT_DEPTH)
+		return n;
+	for (i = 0; i < pl->nimports && !n; i++)
+		if (pl->imports[i] != pl)
+			n = lookup_deep(pl->imports[i], name, types, depth + 1);
+	return n;
 }
 
 const struct prototype *protolib_lookup(const struct protolib *pl,
 					const char *name)
 {
-	struct named *n = named_find(pl->protos, name);
+	struct named *n = pl ? lookup_deep(pl, name, false, 0) : NULL;
 
 	return n ? n->proto : NULL;
+}
+
+const struct type *protolib_lookup_type(const struct protolib *pl,
+					const char *name)
+{
+	struct named *n = pl ? lookup_deep(pl, name, true, 0) : NULL;
+
+	return n ? n->type : NULL;
+}
+
+void protolib_set_import_resolver(struct protolib *pl,
+				  protolib_import_fn resolve, void *ctx)
+{
+	pl->resolve = resolve;
+	pl->resolve_ctx = ctx;
+}
+
+void protolib_add_import(struct protolib *pl, const struct protolib *imp)
+{
+	size_t i;
+
+	if (!imp || imp == pl)
+		return;
+	for (i = 0; i < pl->nimports; i++)
+		if (pl->imports[i] == imp)
+			return;
+	pl->imports = xreallocarray(pl->imports, pl->nimports + 1,
+				    sizeof(*pl->imports));
+	pl->imports[pl->nimports++] = imp;
 }
 
 /* ---- lexing ---- */
@@ -132,14 +187,46 @@ static void skip_ws(struct parser *ps)
 		ps->p++;
 }
 
-static void perr(struct parser *ps, const char *fmt, const char *what)
+/* Report an error at AT (inside the declaration's text, which may span
+ * lines): one message per declaration, the first problem found. */
+static void perr_at(struct parser *ps, const char *at, const char *fmt,
+		    const char *what)
 {
+	const char *s, *bol = ps->start;
+	int line = ps->line;
+
 	if (ps->failed)
 		return;
 	ps->failed = true;
 	ps->nerr++;
-	fprintf(stderr, "%s:%d:%d: error: %s%s\n", ps->file, ps->line,
-		(int)(ps->p - ps->start) + 1, fmt, what);
+	for (s = ps->start; s < at; s++)
+		if (*s == '\n') {
+			line++;
+			bol = s + 1;
+		}
+	ps->err_line = line;
+	ps->err_col = (int)(at - bol) + 1;
+	fprintf(stderr, "%s:%d:%d: error: %s%s\n", ps->file, line,
+		ps->err_col, fmt, what);
+}
+
+static void perr(struct parser *ps, const char *fmt, const char *what)
+{
+	const char *at = ps->p;
+
+	/* point at the next token, not at the blanks before it */
+	while (*at == ' ' || *at == '\t' || *at == '\n' || *at == '\r')
+		at++;
+	perr_at(ps, at, fmt, what);
+}
+
+/* "MSG 'ID'" at the identifier just taken. */
+static void perr_tok(struct parser *ps, const char *msg, const char *id)
+{
+	char buf[320];
+
+	snprintf(buf, sizeof(buf), "'%s'", id);
+	perr_at(ps, ps->tok ? ps->tok : ps->p, msg, buf);
 }
 
 static bool accept(struct parser *ps, char c)
@@ -160,6 +247,17 @@ static bool expect(struct parser *ps, char c)
 	if (accept(ps, c))
 		return true;
 	perr(ps, "expected ", what);
+	return false;
+}
+
+/* The end of a list: "expected ',' or ')'" when neither is there. */
+static bool expect_close(struct parser *ps)
+{
+	if (ps->failed)
+		return false;
+	if (accept(ps, ')'))
+		return true;
+	perr(ps, "expected ", "',' or ')'");
 	return false;
 }
 
@@ -188,6 +286,7 @@ static bool take_ident(struct parser *ps, char *buf, size_t size)
 {
 	if (!peek_ident(ps, buf, size))
 		return false;
+	ps->tok = ps->p;
 	while (is_ident_char(*ps->p))
 		ps->p++;
 	return true;
@@ -267,7 +366,8 @@ static struct expr *parse_expr(struct parser *ps)
 		}
 		return new_expr(ps, EXPR_ZERO, 0, sub);
 	}
-	perr(ps, "expected expression, got ", id);
+	perr_tok(ps, "expected expression (number, argN, eltN, retval, "
+		 "zero or zero(EXPR)), got ", id);
 	return NULL;
 }
 
@@ -336,7 +436,7 @@ static bool add_enum(struct parser *ps, struct type *t, long *next)
 	}
 	if (accept(ps, '=')) {
 		if (!take_number(ps, &v)) {
-			perr(ps, "expected ", "enum value");
+			perr(ps, "expected ", "number after '=' in enum");
 			return false;
 		}
 		*next = v;
@@ -370,7 +470,7 @@ static struct type *parse_enum(struct parser *ps)
 		if (!add_enum(ps, t, &next))
 			return NULL;
 	} while (accept(ps, ','));
-	return expect(ps, ')') ? t : NULL;
+	return expect_close(ps) ? t : NULL;
 }
 
 static struct type *parse_array(struct parser *ps)
@@ -381,8 +481,12 @@ static struct type *parse_array(struct parser *ps)
 	if (!expect(ps, '('))
 		return NULL;
 	elt = parse_type(ps);
-	if (!elt || !expect(ps, ','))
+	if (!elt)
 		return NULL;
+	if (!accept(ps, ',')) {
+		perr(ps, "expected ", "',' and the array length");
+		return NULL;
+	}
 	len = parse_expr(ps);
 	if (!len || !expect(ps, ')'))
 		return NULL;
@@ -406,7 +510,7 @@ static struct type *parse_struct_body(struct parser *ps, struct type *t)
 					  sizeof(*t->fields));
 		t->fields[t->nfields++] = f;
 	} while (accept(ps, ','));
-	return expect(ps, ')') ? t : NULL;
+	return expect_close(ps) ? t : NULL;
 }
 
 /* LENS(TYPE) */
@@ -430,6 +534,23 @@ static struct type *addr_type(struct parser *ps)
 	return t;
 }
 
+/* format, or format(T) with T the type of the format string (for wide
+ * formats: format(string(array(uint, zero)*))). */
+static struct type *parse_format(struct parser *ps)
+{
+	struct type *t = simple(ps, TYPE_FORMAT), *s;
+
+	skip_ws(ps);
+	if (*ps->p != '(')
+		return t;
+	ps->p++;
+	s = parse_type(ps);
+	if (!s || !expect(ps, ')'))
+		return NULL;
+	t->elt = s;
+	return t;
+}
+
 static const struct {
 	const char *name;
 	enum type_kind kind;
@@ -440,7 +561,7 @@ static const struct {
 	{ "uint", TYPE_UINT },     { "long", TYPE_LONG },
 	{ "ulong", TYPE_ULONG },   { "llong", TYPE_LLONG },
 	{ "ullong", TYPE_ULLONG }, { "float", TYPE_FLOAT },
-	{ "double", TYPE_DOUBLE }, { "format", TYPE_FORMAT },
+	{ "double", TYPE_DOUBLE }, { "ldouble", TYPE_LDOUBLE },
 };
 
 static const struct {
@@ -463,7 +584,7 @@ static struct type *parse_lens_word(struct parser *ps, enum lens_kind lens)
 	    lens == LENS_HEX)
 		return lensed(ps, simple(ps, lens == LENS_GUESS ? TYPE_LONG :
 					 TYPE_INT), lens);
-	perr(ps, "expected ", "'('");
+	perr(ps, "expected ", "'(' after the lens name");
 	return NULL;
 }
 
@@ -480,10 +601,12 @@ static struct type *parse_named(struct parser *ps, const char *id)
 			return parse_lens_word(ps, lens_names[i].lens);
 	if (!strcmp(id, "addr") || !strcmp(id, "file"))
 		return addr_type(ps);
-	n = named_find(ps->pl->types, id);
+	if (!strcmp(id, "format"))
+		return parse_format(ps);
+	n = lookup_deep(ps->pl, id, true, 0);
 	if (n)
 		return n->type;
-	perr(ps, "unknown type ", id);
+	perr_tok(ps, "unknown type ", id);
 	return NULL;
 }
 
@@ -521,7 +644,8 @@ static struct type *parse_type(struct parser *ps)
 
 /* ---- declarations ---- */
 
-static void define_typedef(struct parser *ps, const char *name)
+static void define_typedef(struct parser *ps, const char *name,
+			   const char *name_at)
 {
 	struct named *n = named_find(ps->pl->types, name);
 	struct type *t;
@@ -544,8 +668,10 @@ static void define_typedef(struct parser *ps, const char *name)
 			  : parse_type(ps);
 	if (!t)
 		return;
-	if (n && n->gen == ps->pl->gen)
-		perr(ps, "redefinition of type ", name);
+	if (n && n->gen == ps->pl->gen) {
+		ps->tok = name_at;
+		perr_tok(ps, "redefinition of type ", name);
+	}
 	else if (!n)
 		named_add(ps->pl->types, name, ps->pl->gen)->type = t;
 }
@@ -553,26 +679,48 @@ static void define_typedef(struct parser *ps, const char *name)
 static void parse_typedef(struct parser *ps)
 {
 	char name[256];
+	const char *name_at;
 
 	if (!take_ident(ps, name, sizeof(name))) {
-		perr(ps, "expected ", "type name");
+		perr(ps, "expected ", "type name after 'typedef'");
 		return;
 	}
+	name_at = ps->tok;
 	if (!expect(ps, '='))
 		return;
-	define_typedef(ps, name);
+	define_typedef(ps, name, name_at);
 	expect(ps, ';');
 }
 
+/* import "NAME";  NAME's definitions become visible to this library
+ * (after its own), through the resolver the loader installed.  Without a
+ * resolver the import is checked and ignored. */
 static void parse_import(struct parser *ps)
 {
+	const struct protolib *imp;
+	const char *q, *at;
+	char *name;
+
 	skip_ws(ps);
-	if (*ps->p != '"' || !strchr(ps->p + 1, '"')) {
-		perr(ps, "expected ", "string after import");
+	at = ps->p;
+	q = *at == '"' ? strchr(at + 1, '"') : NULL;
+	if (!q || q == at + 1) {
+		perr(ps, "expected ", "library name in double quotes after "
+		     "'import'");
 		return;
 	}
-	ps->p = strchr(ps->p + 1, '"') + 1;
-	expect(ps, ';');
+	ps->p = q + 1;
+	if (!expect(ps, ';'))
+		return;
+	if (!ps->pl->resolve)
+		return;
+	name = xstrndup(at + 1, q - at - 1);
+	imp = ps->pl->resolve(ps->pl->resolve_ctx, name);
+	if (imp)
+		protolib_add_import(ps->pl, imp);
+	else
+		perr_at(ps, at, "no prototype library to import for ", name);
+	free(name);
 }
 
 /* Legacy: a lone "void" parameter means none; other void parameters are
@@ -596,7 +744,8 @@ static bool parse_params(struct parser *ps, struct prototype *pr)
 	do {
 		if (accept(ps, '+')) {
 			if (pr->split != (size_t)-1) {
-				perr(ps, "more than one ", "'+'");
+				perr_at(ps, ps->p - 1, "more than one ",
+					"'+'");
 				return false;
 			}
 			pr->split = pr->nparams;
@@ -606,10 +755,12 @@ static bool parse_params(struct parser *ps, struct prototype *pr)
 			return false;
 		add_param(ps, pr, t);
 	} while (accept(ps, ','));
+	if (!expect_close(ps))
+		return false;
 	if (pr->nparams == 1 && pr->params[0]->lens == LENS_HIDE &&
 	    pr->params[0]->kind == TYPE_INT && pr->split == (size_t)-1)
 		pr->nparams = 0;	/* f(void) */
-	return expect(ps, ')');
+	return true;
 }
 
 static void free_proto(struct prototype *pr)
@@ -710,6 +861,16 @@ int protolib_load_string(struct protolib *pl, const char *name,
 		const char *e = decl_end(s, &extra);
 
 		parse_line(&ps, s, e);
+		if (ps.failed && ps.err_line > ps.line && ps.err_col == 1) {
+			/* An unclosed declaration swallowed the next lines
+			 * and failed at the start of one: that line begins
+			 * a declaration of its own, so parse it again. */
+			while (ps.line < ps.err_line) {
+				s = strchr(s, '\n') + 1;
+				ps.line++;
+			}
+			continue;
+		}
 		ps.line += extra + 1;
 		s = *e ? e + 1 : e;
 	}

@@ -45,9 +45,15 @@ static void add_dirf(struct protoset *ps, const char *fmt, const char *a)
 	add_dir(ps, path);
 }
 
-static struct protolib *load(const char *path)
+static const struct protolib *resolve_import(void *ctx, const char *name);
+
+/* Load PATH; its "import" statements find NAME.conf in PS's search
+ * directories (when PS is given). */
+static struct protolib *load_with(struct protoset *ps, const char *path)
 {
 	struct protolib *pl = protolib_new();
+	if (ps)
+		protolib_set_import_resolver(pl, resolve_import, ps);
 	if (protolib_load_file(pl, path) < 0) {
 		protolib_free(pl);
 		return NULL;
@@ -110,7 +116,7 @@ static void add_option(struct protoset *ps, const char *path)
 	if (S_ISDIR(sb.st_mode))
 		add_dir(ps, path);
 	else
-		push(&ps->front, &ps->nfront, load(path));
+		push(&ps->front, &ps->nfront, load_with(ps, path));
 }
 
 struct protoset *protoset_new(const struct options *o)
@@ -125,10 +131,11 @@ struct protoset *protoset_new(const struct options *o)
 	if (home) {
 		snprintf(path, sizeof(path), "%s/.ltrace.conf", home);
 		if (access(path, R_OK) == 0)
-			push(&ps->back, &ps->nback, load(path));
+			push(&ps->back, &ps->nback, load_with(ps, path));
 	}
 	if (access("/etc/ltrace.conf", R_OK) == 0)
-		push(&ps->back, &ps->nback, load("/etc/ltrace.conf"));
+		push(&ps->back, &ps->nback,
+		     load_with(ps, "/etc/ltrace.conf"));
 	return ps;
 }
 
@@ -161,7 +168,7 @@ static struct protolib *find_file(struct protoset *ps, const char *name)
 			     name) >= (int)sizeof(path))
 			continue;
 		if (access(path, R_OK) == 0)
-			return load(path);
+			return load_with(ps, path);
 	}
 	return NULL;
 }
@@ -185,18 +192,39 @@ static struct protolib *find_library(struct protoset *ps, const char *name)
 	}
 }
 
-const struct protolib *protoset_library(struct protoset *ps,
-					const char *soname)
+/* The cached library under KEY, else FIND(PS, NAME) cached.  The entry
+ * is made before loading, so an import cycle finds it empty. */
+static const struct protolib *cached(struct protoset *ps, const char *key,
+				     const char *name,
+				     struct protolib *(*find)(struct protoset *,
+							      const char *))
 {
 	for (size_t i = 0; i < ps->ncache; i++)
-		if (strcmp(ps->cache[i].name, soname) == 0)
+		if (strcmp(ps->cache[i].name, key) == 0)
 			return ps->cache[i].pl;
 	ps->cache = xreallocarray(ps->cache, ps->ncache + 1,
 				  sizeof(*ps->cache));
-	struct cached *c = &ps->cache[ps->ncache++];
-	c->name = xstrdup(soname);
-	c->pl = find_library(ps, soname);
-	return c->pl;
+	size_t i = ps->ncache++;
+	ps->cache[i].name = xstrdup(key);
+	ps->cache[i].pl = NULL;
+	struct protolib *pl = find(ps, name);
+	ps->cache[i].pl = pl;
+	return pl;
+}
+
+const struct protolib *protoset_library(struct protoset *ps,
+					const char *soname)
+{
+	return cached(ps, soname, soname, find_library);
+}
+
+/* "import NAME;": NAME.conf in the search directories.  Keys of imports
+ * start with '"' so they never meet a soname. */
+static const struct protolib *resolve_import(void *ctx, const char *name)
+{
+	char key[PATH_MAX];
+	snprintf(key, sizeof(key), "\"%s", name);
+	return cached(ctx, key, name, find_file);
 }
 
 const struct prototype *protoset_lookup(struct protoset *ps,

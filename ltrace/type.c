@@ -87,11 +87,22 @@ void type_arena_destroy(struct type_arena *a)
 	a->exprs = NULL;
 }
 
+/* The constant storage length of an array: N, or the cap N of zero(N)
+ * (an inline "string(array(char, zero(256)))" occupies 256 bytes). */
 static size_t array_count(const struct type *t)
 {
-	if (t->len && t->len->kind == EXPR_NUM && t->len->num > 0)
-		return (size_t)t->len->num;
+	const struct expr *e = t->len;
+
+	if (e && e->kind == EXPR_ZERO)
+		e = e->sub;
+	if (e && e->kind == EXPR_NUM && e->num > 0)
+		return (size_t)e->num;
 	return 0;
+}
+
+bool type_array_is_fixed(const struct type *t)
+{
+	return t->kind == TYPE_ARRAY && array_count(t) > 0;
 }
 
 size_t type_alignof(const struct type *t)
@@ -147,6 +158,8 @@ size_t type_sizeof(const struct type *t)
 		return array_count(t) * type_sizeof(t->elt);
 	case TYPE_STRUCT:
 		return align_up(type_offsetof(t, t->nfields), type_alignof(t));
+	case TYPE_LDOUBLE:
+		return 16;
 	default:
 		return 8;
 	}
@@ -173,7 +186,8 @@ bool type_is_signed(const struct type *t)
 
 bool type_is_float(const struct type *t)
 {
-	return t->kind == TYPE_FLOAT || t->kind == TYPE_DOUBLE;
+	return t->kind == TYPE_FLOAT || t->kind == TYPE_DOUBLE ||
+	       t->kind == TYPE_LDOUBLE;
 }
 
 /* Recursion through a struct by value is finite: a struct cannot contain

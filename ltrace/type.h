@@ -28,7 +28,9 @@ enum type_kind {
 	TYPE_POINTER,
 	TYPE_ARRAY,
 	TYPE_STRUCT,
-	TYPE_FORMAT,	/* printf-style parameter pack */
+	TYPE_FORMAT,	/* printf-style parameter pack; ELT, when set, is
+			 * the string type of the format (format(T)) */
+	TYPE_LDOUBLE,	/* x87 long double: 16 bytes, X87 class */
 };
 
 enum lens_kind {
@@ -85,13 +87,19 @@ struct type *type_array(struct type_arena *a, struct type *elt,
 			struct expr *len);
 void type_arena_destroy(struct type_arena *a);
 
+/* Sizes of the static layout: an array whose length is not a constant
+ * (or zero(N) with N constant) has size 0 here; see lenses/default.c for
+ * structs holding such arrays by value. */
 size_t type_sizeof(const struct type *t);
 size_t type_alignof(const struct type *t);
 /* Byte offset of struct member I. */
 size_t type_offsetof(const struct type *t, size_t i);
 bool type_is_integer(const struct type *t);
 bool type_is_signed(const struct type *t);
+/* float, double and long double. */
 bool type_is_float(const struct type *t);
+/* An array whose storage size is given by a constant: N or zero(N). */
+bool type_array_is_fixed(const struct type *t);
 /* True when T (or anything reachable by value) is float/double/format. */
 bool type_needs_fp(const struct type *t);
 

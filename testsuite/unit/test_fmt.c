@@ -7,6 +7,7 @@
 
 #include "callfmt.h"
 #include "callsite.h"
+#include "lens.h"
 #include "memsrc.h"
 #include "proto.h"
 #include "strbuf.h"
@@ -122,6 +123,17 @@ static void ret(const char *want_more, const char *want_ret, int line)
 }
 
 #define ENTRY(n, w) entry((n), (w), __LINE__)
+#define CHECK_LEN(len, budget) check_len((len), (budget), __LINE__)
+
+/* Output cut at the budget: past it by at most one value's text. */
+static void check_len(size_t len, size_t budget, int line)
+{
+	if (len < budget / 2 || len > budget + 4096) {
+		fprintf(stderr, "test_fmt.c:%d: output length %zu, budget %zu\n",
+			line, len, budget);
+		failures++;
+	}
+}
 #define RET(m, r) ret((m), (r), __LINE__)
 
 static const char conf[] =
@@ -152,7 +164,29 @@ static const char conf[] =
 	"int g_sa(array(string, zero)*, int);\n"
 	"int snprintf(+string2, ulong, format);\n"
 	"int g_fs(struct(float, float), struct(double, int));\n"
-	"int g_sarr(struct(ulong, string[elt1])*);\n";
+	"int g_sarr(struct(ulong, string[elt1])*);\n"
+	"int g_wide(string(array(uint, zero)*), string(array(ushort, 3)*), "
+	"string(int*));\n"
+	"int wprintf(format(string(array(uint, zero)*)));\n"
+	"ldouble g_ld(ldouble, double, ldouble);\n"
+	"int g_hexd(hex(double), hex(float), oct(long));\n"
+	"int g_dyn(struct(ulong, array(int, elt1), int)*);\n"
+	"int g_dynz(struct(string(array(char, zero)), int)*);\n"
+	"typedef dirent = struct(ulong, hide(long), hide(ushort), hide(char), "
+	"string(array(char, zero(256))));\n"
+	"int g_dirent(dirent*);\n"
+	"int g_bigarr(array(int, arg2)*, ulong);\n"
+	"typedef iovec = struct(string(array(char, elt2)*), ulong);\n"
+	"long g_iov(int, array(iovec, arg3)*, int);\n"
+	"int g_bvp(bitvec(array(char, 2)*), bitvec(struct(uint, uint)));\n"
+	"int g_bp(bool(int*), enum[short](N=-1, P=1), hex(char));\n"
+	"int g_cs(struct(int, hide(int), char, string(array(char, 4))));\n"
+	"typedef tree = struct;\n"
+	"typedef tree = struct(int, tree*, tree*);\n"
+	"int g_tree(tree*);\n"
+	"typedef wide = struct(int, array(array(long, 16), 16)*);\n"
+	"int g_wideout(array(wide, 64)*, array(wide, 64)*, "
+	"array(wide, 64)*);\n";
 
 static void test_strings(void)
 {
@@ -484,6 +518,255 @@ static void test_format(void)
 	RET("\"X=1\", 8, \"X=%d\", 1", "3");
 }
 
+/* Wide strings print as UTF-8 text; -s counts characters. */
+static void test_wide(void)
+{
+	uint32_t w[] = { 0x427, 0x442, 0x43e, '-', 0x442, 'o', '.', '\n', 0 };
+	uint16_t h[] = { 'a', 0xe9, 'c', 'd' };
+	int32_t bad[] = { 0xd800, 0x110000, 0x85, 0 };
+
+	reset();
+	regs.rdi = put(w, sizeof(w));
+	regs.rsi = put(h, sizeof(h));
+	regs.rdx = put(bad, sizeof(bad));
+	ENTRY("g_wide", "\"\u0427\u0442\u043e-\u0442o.\\n\", \"a\u00e9c\", "
+	      "\"\\x{d800}\\x{110000}\\x{85}\"");
+	callfmt_free(pending);
+	opts.strlen = 3;
+	ENTRY("g_wide", "\"\u0427\u0442\u043e\"..., \"a\u00e9c\", "
+	      "\"\\x{d800}\\x{110000}\\x{85}\"");
+	callfmt_free(pending);
+	opts.strlen = 32;
+	/* a wide format and its arguments */
+	{
+		uint32_t f[] = { 0x427, ' ', '%', 'l', 's', ' ', '%', 'd', 0 };
+
+		regs.rdi = put(f, sizeof(f));
+		regs.rsi = put(w, sizeof(w));
+		regs.rdx = 5;
+		ENTRY("wprintf", "\"\u0427 %ls %d\", "
+		      "\"\u0427\u0442\u043e-\u0442o.\\n\", 5");
+		callfmt_free(pending);
+	}
+}
+
+/* Conversions of every width, the stack after the registers run out,
+ * long double, %m, %n, %%, positional arguments. */
+static void test_format_more(void)
+{
+	long double ld = 2.5L;
+	int i;
+
+	reset();
+	opts.strlen = 64;
+	regs.rdi = put_str("%hhu %hhx %hx %ho %zu %jd %td %qd %Lf %m %n %%");
+	regs.rsi = 0x1ff; regs.rdx = 0x1ff; regs.rcx = 0x12345;
+	regs.r8 = 8; regs.r9 = (uint64_t)-1;
+	/* at entry rsp + 8 is 16-byte aligned (SysV 3.2.2) */
+	regs.rsp = STACK - 8;
+	set_stack(0, (uint64_t)-2);	/* %jd at [rsp+8] */
+	set_stack(1, (uint64_t)-3);	/* %td */
+	set_stack(2, 1ULL << 40);	/* %qd */
+	/* %Lf: [rsp+32] is not 16-byte aligned, so [rsp+40] */
+	memcpy(mem + (STACK - BASE) + 32, &ld, 10);
+	set_stack(6, 0x1234);		/* %n: after the long double */
+	ENTRY("printf", "\"%hhu %hhx %hx %ho %zu %jd %td %qd %Lf %m %n %%\", "
+	      "255, 0xff, 0x2345, 010, 18446744073709551615, -2, -3, "
+	      "1099511627776, 2.500000, 0x1234");
+	callfmt_free(pending);
+	opts.strlen = 32;
+	regs.rsp = STACK;
+	/* ten doubles: eight in xmm0-7, then the stack */
+	regs.rdi = put_str("%f %f %f %f %f %f %f %f %f %f %d");
+	for (i = 0; i < 8; i++)
+		set_xmm(i, i + 0.5);
+	{
+		double d8 = 8.5, d9 = 9.5;
+
+		memcpy(mem + (STACK - BASE) + 8, &d8, 8);
+		memcpy(mem + (STACK - BASE) + 16, &d9, 8);
+	}
+	regs.rsi = 77;
+	ENTRY("printf", "\"%f %f %f %f %f %f %f %f %f %f %d\", 0.500000, "
+	      "1.500000, 2.500000, 3.500000, 4.500000, 5.500000, 6.500000, "
+	      "7.500000, 8.500000, 9.500000, 77");
+	callfmt_free(pending);
+	/* positional: shown in argument order, types from the specs */
+	regs.rdi = put_str("%2$s %1$d %3$*1$x");
+	regs.rsi = 4; regs.rdx = put_str("two"); regs.rcx = 255;
+	ENTRY("printf", "\"%2$s %1$d %3$*1$x\", 4, \"two\", 0xff");
+	callfmt_free(pending);
+	/* an unknown conversion ends the pack; a NULL format is nil */
+	regs.rdi = put_str("%d %y %d");
+	regs.rsi = 1;
+	ENTRY("printf", "\"%d %y %d\", 1");
+	callfmt_free(pending);
+	regs.rdi = 0;
+	ENTRY("printf", "nil");
+	callfmt_free(pending);
+	/* %.0s and %.s print no characters */
+	regs.rdi = put_str("%.s|%.0s|%5.1s");
+	regs.rsi = regs.rdx = regs.rcx = put_str("abc");
+	ENTRY("printf", "\"%.s|%.0s|%5.1s\", \"\", \"\", \"a\"");
+	callfmt_free(pending);
+}
+
+static void test_ldouble(void)
+{
+	long double a = 1.25L, b = -3.0L;
+	unsigned char st[16] = { 0 };
+
+	reset();
+	/* long double is MEMORY class: on the stack, 16-byte aligned; the
+	 * double in between still goes in xmm0 */
+	memcpy(mem + (STACK - BASE) + 16, &a, 10);
+	memcpy(mem + (STACK - BASE) + 32, &b, 10);
+	set_xmm(0, 0.75);
+	ENTRY("g_ld", "1.250000, 0.750000, -3.000000");
+	/* returned in st(0) */
+	memcpy(st, &b, 10);
+	memcpy(fpregs.st_space, st, 16);
+	RET("", "-3.000000");
+	set_xmm(0, 1.0);
+	set_xmmf(1, 0.5f);
+	regs.rdi = 8;
+	ENTRY("g_hexd", "0x1p+0, 0x1p-1, 010");
+	callfmt_free(pending);
+}
+
+/* Struct members whose place depends on an earlier member's value. */
+static void test_dynamic_structs(void)
+{
+	unsigned char b[64] = { 0 };
+	uint64_t n = 3;
+	int v[] = { 10, 20, 30, 99 };
+	struct { uint64_t ino; long off; unsigned short rl; char ty;
+		 char name[256]; } de;
+
+	reset();
+	memcpy(b, &n, 8);
+	memcpy(b + 8, v, sizeof(v));	/* 3 ints, then the int member */
+	regs.rdi = put(b, sizeof(b));
+	ENTRY("g_dyn", "{ 3, [ 10, 20, 30 ], 99 }");
+	callfmt_free(pending);
+	/* more than -A elements: cut, but the next member is still found */
+	n = 5;
+	memcpy(b, &n, 8);
+	memcpy(b + 8 + 5 * 4, &v[3], 4);
+	memcpy(mem + (regs.rdi - BASE), b, sizeof(b));
+	ENTRY("g_dyn", "{ 5, [ 10, 20, 30, 99... ], 99 }");
+	callfmt_free(pending);
+	/* a corrupt length ends the struct instead of reading gigabytes */
+	n = 1ULL << 60;
+	memcpy(mem + (regs.rdi - BASE), &n, 8);
+	ENTRY("g_dyn", "{ 1152921504606846976, ... }");
+	callfmt_free(pending);
+	/* eltN may name a later member (struct iovec) */
+	{
+		uint64_t iov[4];
+
+		iov[0] = put_str("header");
+		iov[1] = 4;
+		iov[2] = put_str("er\nbody");
+		iov[3] = 7;
+		regs.rdi = 3; regs.rsi = put(iov, sizeof(iov)); regs.rdx = 2;
+		ENTRY("g_iov", "3, [ { \"head\", 4 }, { \"er\\nbody\", 7 } ], 2");
+		callfmt_free(pending);
+	}
+	/* an inline zero-terminated string, then an int right after it */
+	memset(b, 0, sizeof(b));
+	memcpy(b, "hey", 4);
+	v[0] = 7;
+	memcpy(b + 4, v, 4);
+	regs.rdi = put(b, sizeof(b));
+	ENTRY("g_dynz", "{ \"hey\", 7 }");
+	callfmt_free(pending);
+	/* dirent: zero(256) is 256 bytes of storage */
+	memset(&de, 0, sizeof(de));
+	de.ino = 42;
+	strcpy(de.name, "file.txt");
+	regs.rdi = put(&de, sizeof(de));
+	ENTRY("g_dirent", "{ 42, \"file.txt\" }");
+	callfmt_free(pending);
+}
+
+/* Bounds: a huge array length reads -A + 1 elements; cycles and wide
+ * nesting stop; the output of one argument list is bounded. */
+static void test_bounds(void)
+{
+	int a[5] = { 1, 2, 3, 4, 5 };
+	struct { int v; int pad; uint64_t l, r; } t[3];
+	uint64_t base;
+	int i;
+
+	reset();
+	regs.rdi = put(a, sizeof(a));
+	regs.rsi = 1ULL << 40;
+	ENTRY("g_bigarr", "[ 1, 2, 3, 4... ], 1099511627776");
+	callfmt_free(pending);
+	regs.rsi = (uint64_t)-1;	/* a negative length is empty */
+	ENTRY("g_bigarr", "[  ], 18446744073709551615");
+	callfmt_free(pending);
+	/* a tree whose children point back up: every pointer back to a
+	 * node being printed is a recurse */
+	base = BASE + brk_off;
+	t[0] = (typeof(t[0])){ 1, 0, base + 24, base + 48 };
+	t[1] = (typeof(t[0])){ 2, 0, base, base + 24 };
+	t[2] = (typeof(t[0])){ 3, 0, base + 48, 0 };
+	put(t, sizeof(t));
+	regs.rdi = base;
+	ENTRY("g_tree", "{ 1, { 2, recurse^, recurse }, { 3, recurse, nil } }");
+	callfmt_free(pending);
+	/* -A 64 over 64x64 arrays behind pointers: cut at the budget */
+	{
+		struct fmtopts saved = opts;
+		struct strbuf sb;
+		uint64_t b = BASE + 8;
+
+		/* every word points at BASE + 8: struct(int, ptr) elements,
+		 * each pointer leading to 16x16 longs, 64 of them, thrice */
+		reset();
+		for (i = 0; i < 4096; i += 8)
+			memcpy(mem + i, &b, 8);
+		opts.arraylen = 64;
+		regs.rdi = regs.rsi = regs.rdx = BASE;
+		strbuf_init(&sb);
+		cs.at_entry = true;
+		pending = callfmt_entry(&opts, protolib_lookup(pl, "g_wideout"),
+					&cs, &sb);
+		CHECK_LEN(sb.len, lens_budget(&opts));
+		strbuf_destroy(&sb);
+		callfmt_free(pending);
+		opts = saved;
+	}
+}
+
+static void test_more_lenses(void)
+{
+	unsigned char bits[2] = { 0x05, 0x80 };
+	unsigned x[2] = { 1, 0x80000000u };
+	int one = 1;
+	struct { int a, h; char c; char s[4]; } cs1 = { 5, 6, 'z', "abcd" };
+
+	reset();
+	regs.rdi = put(bits, 2);
+	regs.rsi = x[0] | (uint64_t)x[1] << 32;
+	ENTRY("g_bvp", "<0,2,15>, <0,63>");
+	callfmt_free(pending);
+	regs.rdi = put(&one, 4); regs.rsi = 0xffff; regs.rdx = 0x1ff;
+	ENTRY("g_bp", "true, N, 0xff");
+	callfmt_free(pending);
+	regs.rdi = 0; regs.rsi = 1; regs.rdx = 0;
+	ENTRY("g_bp", "false, P, 0");
+	callfmt_free(pending);
+	/* 13 bytes: INTEGER class, in rdi and rsi */
+	memcpy(&regs.rdi, &cs1, 8);
+	regs.rsi = 0;
+	memcpy(&regs.rsi, (char *)&cs1 + 8, 5);
+	ENTRY("g_cs", "{ 5, 'z', \"abcd\" }");
+	callfmt_free(pending);
+}
+
 int main(void)
 {
 	pl = protolib_new();
@@ -503,6 +786,12 @@ int main(void)
 	test_arrays_of_strings();
 	test_out_params();
 	test_format();
+	test_wide();
+	test_format_more();
+	test_ldouble();
+	test_dynamic_structs();
+	test_bounds();
+	test_more_lenses();
 	protolib_free(pl);
 	if (failures)
 		fprintf(stderr, "test_fmt: %d failures\n", failures);

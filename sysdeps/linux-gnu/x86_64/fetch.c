@@ -83,6 +83,8 @@ static bool classify_into(const struct type *t, size_t off, enum cls cl[2])
 		return true;
 	case TYPE_VOID:
 		return true;
+	case TYPE_LDOUBLE:
+		return false;	/* X87 class: the aggregate is MEMORY */
 	default:
 		if (off % type_alignof(t))
 			return false;
@@ -161,11 +163,17 @@ void fetch_free(struct fetch_ctx *f)
 	free(f);
 }
 
+/* Stack arguments take eightbyte slots; one aligned to 16 (long double,
+ * __int128, aligned structs) starts at the next 16-byte boundary. */
 static int from_stack(struct fetch_ctx *f, struct callsite *cs, size_t size,
-		      void *buf)
+		      size_t align, void *buf)
 {
 	size_t slots = (size + 7) / 8;
-	size_t got = memsrc_read(cs->mem, f->stack, buf, slots * 8);
+	size_t got;
+
+	if (align > 8)
+		f->stack = (f->stack + 15) & ~(uint64_t)15;
+	got = memsrc_read(cs->mem, f->stack, buf, slots * 8);
 
 	f->stack += slots * 8;
 	return got == slots * 8 ? 0 : -1;
@@ -194,7 +202,8 @@ int fetch_arg(struct fetch_ctx *f, struct callsite *cs, const struct type *t,
 
 	memset(buf, 0, fetch_bufsize(t));
 	if (!n || !regs_fit(f, cl, n))
-		return from_stack(f, cs, n ? n * 8 : type_sizeof(t), buf);
+		return from_stack(f, cs, n ? n * 8 : type_sizeof(t),
+				  type_alignof(t), buf);
 	for (i = 0; i < n; i++) {
 		if (cl[i] == CLS_SSE) {
 			snapshot_fp(f, cs);
@@ -221,6 +230,14 @@ int fetch_retval(struct fetch_ctx *f, struct callsite *cs,
 
 	(void)f;
 	memset(buf, 0, fetch_bufsize(t));
+	if (t->kind == TYPE_LDOUBLE) {
+		/* returned in st(0): the first 16 bytes of st_space */
+		fp = cs->fpregs ? cs->fpregs(cs) : NULL;
+		if (!fp)
+			return -1;
+		memcpy(buf, fp->st_space, 10);
+		return 0;
+	}
 	if (!n)
 		return memsrc_read(cs->mem, r->rax, buf, type_sizeof(t)) ==
 		       type_sizeof(t) ? 0 : -1;

@@ -1,0 +1,30 @@
+/* The fortified entry points of -D_FORTIFY_SOURCE=2 with their extra
+ * flag and object-size arguments. */
+#include <stdio.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	char buf[16], small[8];
+	volatile int n = 5;
+	FILE *f;
+	int fd;
+
+	(void)argv;
+	printf("argc %d\n", argc);
+	fprintf(stdout, "%s\n", "out");
+	snprintf(buf, sizeof(buf), "n=%d", n);
+	sprintf(small, "%d", 12);
+	memcpy(small, buf, n);
+	strcpy(buf, small);
+	fd = open("input", O_RDONLY);
+	read(fd, buf, n);
+	close(fd);
+	f = fopen("input", "r");
+	fgets(buf, n, f);
+	fclose(f);
+	fflush(stdout);
+	return 0;
+}
