@@ -362,6 +362,18 @@ static struct type *char_array(struct dfile *f, size_t n, enum lens_kind l)
 	return t;
 }
 
+/* char[N] shown as text: up to the first NUL, within its N bytes of
+ * storage (zero(N)), as a C string in a fixed buffer is meant. */
+static struct type *char_string(struct dfile *f, size_t n)
+{
+	struct expr *cap = expr_new(&f->arena, EXPR_NUM, (long)n, NULL);
+	struct type *t = type_array(&f->arena, basic(f, TYPE_CHAR),
+				    expr_new(&f->arena, EXPR_ZERO, 0, cap));
+
+	t->lens = LENS_STRING;
+	return t;
+}
+
 /* string: pointer to NUL-terminated ELT, as the conf parser builds it. */
 static struct type *string_type(struct dfile *f, enum type_kind elt)
 {
@@ -720,7 +732,7 @@ static struct type *map_array(struct dfile *f, Dwarf_Die *die, int depth)
 	if (!type_of(die, &et, NULL))
 		return opaque(f, die_size(die));
 	if (n == 1 && is_char(&et))
-		return char_array(f, dims[0], LENS_STRING);
+		return char_string(f, dims[0]);
 	t = map_type(f, &et, depth + 1);
 	while (n-- > 0)
 		t = type_array(&f->arena, t,
@@ -823,7 +835,9 @@ static struct prototype *build_proto(struct dfile *f, Dwarf_Die *die,
 	p->ret = type_of(die, &type, NULL) ? map_type(f, &type, 0) :
 					     basic(f, TYPE_VOID);
 	var = add_params(f, p, die, &last);
-	if (var && p->nparams && is_fmt_name(last) &&
+	/* A declaration (the caller's DWARF) often has no parameter names:
+	 * a nameless char* before the "..." is taken as a format too. */
+	if (var && p->nparams && (!last || is_fmt_name(last)) &&
 	    p->params[p->nparams - 1]->lens == LENS_STRING)
 		p->params[p->nparams - 1] = basic(f, TYPE_FORMAT);
 	p->split = p->nparams;

@@ -307,14 +307,15 @@ static void run_displaced(struct task *t, struct breakpoint *b,
 
 /* ---- breakpoint hits ---- */
 
-/* Prototype files first; then the DWARF of the mapped objects, the
- * program first. */
+/* Prototype files first; then the DWARF of the mapped objects: the
+ * libraries, which define what the program calls, before the program,
+ * whose DWARF only declares it. */
 static const struct prototype *lookup_in(struct process *p, const char *name)
 {
 	const struct prototype *pr = protoset_lookup(
 		protos, name, (const char *const *)p->lib_names, p->nlibs);
-	for (size_t i = 0; i < p->nlibs && !pr; i++)
-		pr = dwarf_lookup(dwarf, p->lib_paths[i], name);
+	for (size_t i = 1; i <= p->nlibs && !pr; i++)
+		pr = dwarf_lookup(dwarf, p->lib_paths[i % p->nlibs], name);
 	return pr;
 }
 

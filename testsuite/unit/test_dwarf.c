@@ -252,8 +252,9 @@ static void check_named(struct dwarf_protos *d, const char *lib)
 		fail("struct named: %zu visible fields, expected 4", n);
 		return;
 	}
-	CHECK(is_kind(f[0], TYPE_ARRAY, LENS_STRING) && array_len(f[0]) == 16,
-	      "struct named: name is not string(array(char, 16))");
+	CHECK(is_kind(f[0], TYPE_ARRAY, LENS_STRING) &&
+	      type_sizeof(f[0]) == 16,
+	      "struct named: name is not string(array(char, zero(16)))");
 	CHECK(is_kind(f[1], TYPE_ARRAY, LENS_DEFAULT) &&
 		      f[1]->elt->kind == TYPE_INT && array_len(f[1]) == 4,
 	      "struct named: counts is not array(int, 4)");
