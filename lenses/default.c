@@ -6,6 +6,7 @@
 #include "callfmt.h"
 #include "expr.h"
 #include "lens.h"
+#include "memsrc.h"
 #include "type.h"
 #include "xmalloc.h"
 
@@ -106,6 +107,51 @@ static size_t array_want(struct fmt_ctx *c, const struct value *v, bool *zero)
 	return want;
 }
 
+/* Offsets of the pointers an element of type T holds directly (T
+ * itself, or its members), at most MAX of them. */
+static size_t pointer_offsets(const struct type *t, size_t *offs, size_t max)
+{
+	size_t n = 0;
+	if (t->kind == TYPE_POINTER)
+		offs[n++] = 0;
+	else if (t->kind == TYPE_STRUCT)
+		for (size_t i = 0; i < t->nfields && n < max; i++)
+			if (t->fields[i]->kind == TYPE_POINTER)
+				offs[n++] = type_offsetof(t, i);
+	return n;
+}
+
+/* An array of pointers or of structs holding pointers (writev's iovecs,
+ * argv): fetch the memory they point at in one gathered read before the
+ * elements are formatted one by one. */
+static void prefetch_targets(struct fmt_ctx *c, const struct value *v,
+			     size_t want, size_t esz)
+{
+	enum { BATCH = 16 };
+	size_t offs[4], noffs = pointer_offsets(v->type->elt, offs, 4);
+	if (!v->remote || !noffs || !want || !c->mem->prefetch)
+		return;
+	if (want > c->o->arraylen + 1)
+		want = c->o->arraylen + 1;
+	unsigned char *all = xmalloc(want * esz);
+	size_t got = memsrc_read(c->mem, v->addr, all, want * esz) / esz;
+	uint64_t addrs[BATCH];
+	size_t k = 0;
+	for (size_t i = 0; i < got; i++) {
+		for (size_t j = 0; j < noffs; j++) {
+			if (offs[j] + sizeof(uint64_t) > esz)
+				continue;
+			memcpy(&addrs[k], all + i * esz + offs[j], 8);
+			if (++k == BATCH) {
+				memsrc_prefetch(c->mem, addrs, k);
+				k = 0;
+			}
+		}
+	}
+	memsrc_prefetch(c->mem, addrs, k);
+	free(all);
+}
+
 /* Elements are read one at a time through the page cache, so a corrupt
  * length costs at most -A + 1 reads and no allocation. */
 static void lens_array(struct fmt_ctx *c, const struct value *v)
@@ -117,6 +163,7 @@ static void lens_array(struct fmt_ctx *c, const struct value *v)
 	struct value ev = { .type = v->type->elt, .buf = buf };
 	struct value src = *v;
 
+	prefetch_targets(c, v, want, esz);
 	out_begin(c, OUT_ARRAY);
 	for (i = 0; i < want; i++) {
 		if (value_read(c, &src, buf, esz) != esz ||

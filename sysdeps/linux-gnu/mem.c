@@ -8,13 +8,19 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "xmalloc.h"
 
 #define PAGE 4096UL
-#define NPAGES 32
+/* The cache: up to NPAGES pages per stop (4 MiB), found through a hash
+ * of NSLOTS slots.  Entries are valid for one generation; mem_reset
+ * starts the next, so dropping the cache costs nothing. */
+#define NPAGES 1024
+#define NSLOTS 2048
 /* Reads larger than this bypass the cache. */
 #define DIRECT_MIN (4 * PAGE)
 
-enum page_state { PAGE_EMPTY, PAGE_OK, PAGE_BAD };
+/* PAGE_UNREAD: indexed by a prefetch that did not reach it. */
+enum page_state { PAGE_OK, PAGE_BAD, PAGE_UNREAD };
 
 struct page {
 	uint64_t addr;
@@ -26,12 +32,15 @@ static struct {
 	struct memsrc src;
 	pid_t pid;
 	int memfd;
-	struct page pages[NPAGES];
-	unsigned next_victim;
+	struct page *pages;		/* NPAGES, allocated on first use */
+	size_t used;			/* pages of this generation */
+	uint32_t slot[NSLOTS];		/* page index + 1 */
+	uint32_t slot_gen[NSLOTS];
+	uint32_t gen;
 	unsigned long syscalls;
 	unsigned long peeks;
 	bool warned;
-} mem;
+} mem = { .gen = 1 };
 
 static void report(int err)
 {
@@ -97,32 +106,47 @@ static size_t raw_read(uint64_t addr, void *buf, size_t len)
 	return got;
 }
 
+static size_t slot_of(uint64_t pa)
+{
+	return (size_t)(((pa >> 12) * 0x9E3779B97F4A7C15ULL) >> 40) &
+	       (NSLOTS - 1);
+}
+
 static struct page *find_page(uint64_t pa)
 {
-	for (unsigned i = 0; i < NPAGES; i++)
-		if (mem.pages[i].state != PAGE_EMPTY &&
-		    mem.pages[i].addr == pa)
-			return &mem.pages[i];
+	for (size_t h = slot_of(pa); mem.slot_gen[h] == mem.gen;
+	     h = (h + 1) & (NSLOTS - 1))
+		if (mem.pages[mem.slot[h] - 1].addr == pa)
+			return &mem.pages[mem.slot[h] - 1];
 	return NULL;
 }
 
-static struct page *victim(void)
+/* A fresh entry for page PA (not cached).  When the cache is full the
+ * whole generation is dropped: a stop that touches 4 MiB of distinct
+ * pages reads some twice. */
+static struct page *new_page(uint64_t pa)
 {
-	for (unsigned i = 0; i < NPAGES; i++)
-		if (mem.pages[i].state == PAGE_EMPTY)
-			return &mem.pages[i];
-	struct page *p = &mem.pages[mem.next_victim];
-	mem.next_victim = (mem.next_victim + 1) % NPAGES;
+	if (!mem.pages)
+		mem.pages = xmalloc(NPAGES * sizeof(*mem.pages));
+	if (mem.used == NPAGES)
+		mem_reset();
+	size_t h = slot_of(pa);
+	while (mem.slot_gen[h] == mem.gen)
+		h = (h + 1) & (NSLOTS - 1);
+	struct page *p = &mem.pages[mem.used++];
+	mem.slot[h] = (uint32_t)mem.used;
+	mem.slot_gen[h] = mem.gen;
+	p->addr = pa;
 	return p;
 }
 
 static struct page *get_page(uint64_t pa)
 {
 	struct page *p = find_page(pa);
-	if (p)
+	if (!p)
+		p = new_page(pa);
+	else if (p->state != PAGE_UNREAD)
 		return p;
-	p = victim();
-	p->addr = pa;
 	p->state = raw_read(pa, p->data, PAGE) == PAGE ? PAGE_OK : PAGE_BAD;
 	return p;
 }
@@ -175,28 +199,29 @@ struct memsrc *mem_bind(pid_t pid, int memfd)
 
 void mem_reset(void)
 {
-	for (unsigned i = 0; i < NPAGES; i++)
-		mem.pages[i].state = PAGE_EMPTY;
-	mem.next_victim = 0;
+	mem.used = 0;
+	if (++mem.gen == 0) {
+		memset(mem.slot_gen, 0, sizeof(mem.slot_gen));
+		mem.gen = 1;
+	}
 }
 
+/* Up to IOV_MAX pages in one process_vm_readv; a page that fails ends
+ * the batch (the kernel stops there) and the pages after it are read on
+ * demand. */
 void mem_prefetch(const uint64_t *addrs, size_t n)
 {
-	struct iovec l[NPAGES], r[NPAGES];
-	struct page *pg[NPAGES];
+	enum { BATCH = 1024 };
+	static struct iovec l[BATCH], r[BATCH];
+	static struct page *pg[BATCH];
 	size_t k = 0;
-	for (size_t i = 0; i < n && k < NPAGES / 2; i++) {
+	if (!mem.pages)
+		mem.pages = xmalloc(NPAGES * sizeof(*mem.pages));
+	for (size_t i = 0; i < n && k < BATCH && mem.used < NPAGES; i++) {
 		uint64_t pa = addrs[i] & ~(PAGE - 1);
 		if (addrs[i] < PAGE || find_page(pa))
 			continue;
-		bool dup = false;
-		for (size_t j = 0; j < k; j++)
-			dup |= pg[j]->addr == pa;
-		if (dup)
-			continue;
-		pg[k] = victim();
-		pg[k]->addr = pa;
-		pg[k]->state = PAGE_BAD;	/* reserved until read */
+		pg[k] = new_page(pa);
 		l[k] = (struct iovec){ pg[k]->data, PAGE };
 		r[k] = (struct iovec){ (void *)pa, PAGE };
 		k++;
@@ -207,16 +232,17 @@ void mem_prefetch(const uint64_t *addrs, size_t n)
 	ssize_t got = process_vm_readv(mem.pid, l, k, r, k, 0);
 	size_t full = got > 0 ? (size_t)got / PAGE : 0;
 	for (size_t j = 0; j < k; j++)
-		pg[j]->state = j < full ? PAGE_OK : PAGE_EMPTY;
+		pg[j]->state = j < full ? PAGE_OK : PAGE_UNREAD;
 }
 
 int mem_write(int memfd, uint64_t addr, const void *buf, size_t len)
 {
-	for (unsigned i = 0; i < NPAGES; i++)
-		if (mem.pages[i].state != PAGE_EMPTY &&
-		    mem.pages[i].addr + PAGE > addr &&
-		    mem.pages[i].addr < addr + len)
-			mem.pages[i].state = PAGE_EMPTY;
+	/* Our own writes (breakpoints, slots) must not be read back stale. */
+	for (uint64_t pa = addr & ~(PAGE - 1); pa < addr + len; pa += PAGE)
+		if (find_page(pa)) {
+			mem_reset();
+			break;
+		}
 	ssize_t n = pwrite(memfd, buf, len, (off_t)addr);
 	if (n == (ssize_t)len)
 		return 0;
