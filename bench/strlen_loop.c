@@ -1,0 +1,28 @@
+/* strlen workload: N calls of strlen() on a string of LEN bytes.
+ * usage: strlen_loop N LEN
+ * Build with -fno-builtin so every call goes through the PLT; the empty
+ * asm with a memory clobber keeps the compiler from merging the calls
+ * (glibc declares strlen pure). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? atol(argv[1]) : 200000;
+	long len = argc > 2 ? atol(argv[2]) : 11;
+	unsigned long sum = 0;
+	char *s = malloc(len + 1);
+	long i;
+
+	if (!s)
+		return 1;
+	for (i = 0; i < len; i++)
+		s[i] = 'a' + i % 26;
+	s[len] = 0;
+	for (i = 0; i < n; i++) {
+		__asm__ volatile("" ::: "memory");
+		sum += strlen(s);
+	}
+	return sum == (unsigned long)n * len ? 0 : 1;
+}
