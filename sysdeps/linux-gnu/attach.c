@@ -396,6 +396,37 @@ static bool in_scratch(const struct process *p, uint64_t ip)
 	return false;
 }
 
+/* True when TID has SIGTRAP pending (SigPnd of /proc/TID/status). */
+static bool trap_pending(pid_t tid)
+{
+	char path[64], line[128];
+	unsigned long long mask = 0;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "SigPnd: %llx", &mask) == 1)
+			break;
+	fclose(f);
+	return mask & (1ULL << (SIGTRAP - 1));
+}
+
+/* A thread interrupted right after it executed one of our int3s still has
+ * the trap's SIGTRAP queued: once detached it would die of it.  Let it
+ * reach the signal-delivery stop (before any instruction runs) and leave
+ * it there: the detach discards the signal. */
+static void drop_pending_trap(struct task *t)
+{
+	if (!trap_pending(t->tid))
+		return;
+	int st;
+	if (ptrace(PTRACE_CONT, t->tid, 0, 0) == 0 &&
+	    waitpid(t->tid, &st, __WALL) == t->tid && WIFSTOPPED(st) &&
+	    WSTOPSIG(st) != SIGTRAP && (st >> 16) == 0 && !t->detach_sig)
+		t->detach_sig = WSTOPSIG(st);
+}
+
 /* Leave the task at a valid instruction of its own code: back onto the
  * instruction under a breakpoint it has just hit, or out of a displaced
  * copy by stepping through it. */
@@ -411,6 +442,7 @@ static void rewind_one(struct task *t, void *data)
 	if (b && b->inserted) {
 		arch_set_ip(&r, at);
 		trace_set_regs(t->tid, &r);
+		drop_pending_trap(t);
 	}
 	for (int i = 0; i < 64 && in_scratch(p, arch_ip(&r)); i++) {
 		if (ptrace(PTRACE_SINGLESTEP, t->tid, 0, 0) ||

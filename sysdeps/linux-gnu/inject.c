@@ -24,6 +24,21 @@
 #define REACH ((1UL << 31) - 2 * SCRATCH_SIZE)
 #define MIN_ADDR 0x10000UL
 
+/* Resume T until it traps with its IP at WANT (just past our int3).  A
+ * SIGTRAP that was already pending (an int3 of ours it hit just before it
+ * was stopped) is consumed on the way.  Leaves the registers in *R. */
+static int run_to_trap(struct task *t, uint64_t want, struct arch_regs *r)
+{
+	for (int tries = 0; tries < 4; tries++) {
+		if (ptrace(PTRACE_CONT, t->tid, 0, 0) || trace_wait_trap(t) ||
+		    trace_get_regs(t->tid, r))
+			return -1;
+		if (arch_ip(r) == want)
+			return 0;
+	}
+	return -1;
+}
+
 int inject_syscall(struct task *t, const struct arch_regs *saved, long nr,
 		   const long args[6], long *ret)
 {
@@ -42,12 +57,10 @@ int inject_syscall(struct task *t, const struct arch_regs *saved, long nr,
 	struct arch_regs r = *saved;
 	arch_setup_syscall(&r, ip, nr, args);
 	int rc = -1;
-	if (trace_set_regs(t->tid, &r) == 0 &&
-	    ptrace(PTRACE_CONT, t->tid, 0, 0) == 0 && trace_wait_trap(t) == 0 &&
-	    trace_get_regs(t->tid, &r) == 0) {
+	if (trace_set_regs(t->tid, &r) == 0)
+		rc = run_to_trap(t, ip + sizeof(insn), &r);
+	if (rc == 0)
 		*ret = (long)arch_retval(&r);
-		rc = 0;
-	}
 	if (!p->syscall_insn)
 		mem_write(p->memfd, ip, orig, sizeof(orig));
 	return rc;

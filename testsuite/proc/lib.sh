@@ -1,0 +1,163 @@
+# Helpers sourced by the tests of testsuite/proc (see run).
+# shellcheck shell=bash
+set -u
+
+# fail MSG...: report and end the test.
+fail() { printf '%s\n' "$@"; exit 1; }
+skip() { echo "$*"; exit 77; }
+
+# lt ARGS...: the tracer under a timeout (TMO seconds, default 60).
+lt() { timeout -k 5 "${TMO:-60}" "$LTRACE" "$@"; }
+
+# lt_bg ARGS...: the same in the background: $! is timeout's pid, $tpid
+# (after tracer_pid) the tracer's.
+lt_bg() { timeout -k 5 "${TMO:-60}" "$LTRACE" "$@" & }
+
+# tracer_pid TIMEOUT_PID: sets $tpid to the tracer run by lt_bg.
+tracer_pid() {
+	local i
+	for ((i = 0; i < 3000; i++)); do
+		tpid=$(cat "/proc/$1/task/$1/children" 2>/dev/null)
+		tpid=${tpid%% *}
+		[ -n "$tpid" ] && [ "$(readlink "/proc/$tpid/exe")" = "$(readlink -f "$LTRACE")" ] && return 0
+		sleep 0.01
+	done
+	fail "cannot find the tracer started by timeout (pid $1)"
+}
+
+# wait_file FILE [SECS]: bounded poll until FILE is non-empty.
+wait_file() {
+	local i n=$(( ${2:-30} * 100 ))
+	for ((i = 0; i < n; i++)); do
+		[ -s "$1" ] && return 0
+		sleep 0.01
+	done
+	return 1
+}
+
+# wait_grep PATTERN FILE [SECS]: bounded poll until FILE has a matching line.
+wait_grep() {
+	local i n=$(( ${3:-30} * 100 ))
+	for ((i = 0; i < n; i++)); do
+		grep -qE -- "$1" "$2" 2>/dev/null && return 0
+		sleep 0.01
+	done
+	return 1
+}
+
+# wait_exit PID [SECS]: bounded poll until PID (not our child) is gone.
+wait_gone() {
+	local i n=$(( ${2:-30} * 100 ))
+	for ((i = 0; i < n; i++)); do
+		[ -d "/proc/$1" ] || return 0
+		[ "$(pstate "$1")" = Z ] && return 0
+		sleep 0.01
+	done
+	return 1
+}
+
+# pstate PID: the one-letter state of /proc/PID/stat.
+pstate() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1; }
+
+# tracer_of PID: TracerPid of PID.
+tracer_of() { awk '/^TracerPid:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
+
+# snapshot PID: the maps of PID and a checksum of every readable mapping
+# that is not writable (text, read-only data): what a clean detach must
+# leave exactly as it was.
+snapshot() {
+	perl -MDigest::MD5 -e '
+		my $pid = shift;
+		open(my $m, "<", "/proc/$pid/maps") or die "maps: $!\n";
+		open(my $mem, "<:raw", "/proc/$pid/mem") or die "mem: $!\n";
+		while (my $l = <$m>) {
+			print $l;
+			my ($a, $b, $perm) = $l =~ /^([0-9a-f]+)-([0-9a-f]+) (\S+)/;
+			next unless $perm =~ /^r-/;
+			next if $l =~ /\[(vvar|vsyscall|vvar_vclock)\]/;
+			my ($lo, $hi) = (hex $a, hex $b);
+			my $buf;
+			sysseek($mem, $lo, 0) or next;
+			my $n = sysread($mem, $buf, $hi - $lo);
+			next unless defined $n;
+			my $sum = Digest::MD5::md5_hex($buf);
+			printf "  %d bytes, md5 %s\n", $n, $sum;
+		}' "$1"
+}
+
+# canon TRACE: the trace split by process (see bypid).
+canon() { "$PROC/bypid" "$1"; }
+
+# match EXPECTED ACTUAL: placeholders as in testsuite/match, no column check.
+match() { "$PROC/../match" "$1" "$2" 0; }
+
+# killtree PID...: end processes this test started (by pid).
+cleanup_pids=()
+on_exit() {
+	local p
+	for p in "${cleanup_pids[@]}"; do
+		kill -KILL "$p" 2>/dev/null
+	done
+}
+trap on_exit EXIT
+
+# start_loop NAME [NTHREADS]: start the attach target as NAME, wait until
+# it runs; sets $lpid.  It stops when NAME.stop exists (stop_loop).
+start_loop() {
+	rm -f "$1.ready" "$1.stop"
+	"$BIN/loop" "$1.ready" "$1.stop" "${2:-1}" >"$1.out" 2>&1 &
+	lpid=$!
+	cleanup_pids+=("$lpid")
+	wait_file "$1.ready" || fail "$1 never became ready"
+}
+
+# stop_loop NAME PID: tell it to stop, wait for it; it must print "ok" and
+# exit 0, i.e. every call it made gave the right result.
+stop_loop() {
+	local st
+	touch "$1.stop"
+	wait "$2"
+	st=$?
+	[ "$st" = 0 ] && [ "$(cat "$1.out")" = ok ] ||
+		fail "$1 (pid $2) ended badly: status $st, output: $(cat "$1.out")"
+}
+
+# check_released PID SNAPSHOT: PID and all its threads are no longer traced,
+# not stopped, and its mappings and read-only bytes are as in SNAPSHOT.
+check_released() {
+	local task s tp
+	[ -d "/proc/$1" ] && [ "$(pstate "$1")" != Z ] ||
+		fail "the program (pid $1) died"
+	for task in /proc/"$1"/task/*; do
+		tp=$(awk '/^TracerPid:/ { print $2 }' "$task/status")
+		[ "$tp" = 0 ] || fail "thread ${task##*/} still traced by $tp"
+		s=$(sed 's/.*) //' "$task/stat" | cut -d' ' -f1)
+		case $s in
+		R|S|D) ;;
+		*) fail "thread ${task##*/} left in state $s" ;;
+		esac
+	done
+	snapshot "$1" >"$2.after"
+	cmp -s "$2" "$2.after" ||
+		fail "maps or read-only bytes changed by the attach:" "$(diff "$2" "$2.after")"
+}
+
+# shellcheck disable=SC2034
+# wait_tracer PID [SECS]: wait for the tracer (our child) to exit, at most
+# SECS (default 10); sets $tst to its status and $tsecs to the time taken.
+wait_tracer() {
+	local i n=$(( ${2:-10} * 100 )) t0 t1
+	t0=$(date +%s%N)
+	for ((i = 0; i < n; i++)); do
+		kill -0 "$1" 2>/dev/null || break
+		[ "$(pstate "$1")" = Z ] && break
+		sleep 0.01
+	done
+	if [ "$i" -ge "$n" ]; then
+		fail "the tracer (pid $1) did not exit within ${2:-10}s"
+	fi
+	wait "$1"
+	tst=$?
+	t1=$(date +%s%N)
+	tsecs=$(( (t1 - t0) / 1000000 ))ms
+}
