@@ -2,6 +2,7 @@
  * (one more, to tell whether there is more), in chunks through the page
  * cache.  Arrays of 2- or 4-byte integers are wide strings, printed as
  * UTF-8 without an L prefix, as ltrace prints string(array(uint, zero)*). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "callfmt.h"
@@ -9,18 +10,39 @@
 #include "lens.h"
 #include "memsrc.h"
 #include "type.h"
+#include "xmalloc.h"
 
 #define CHUNK 256
+#define MAX_CHUNK (64 * 1024)
 
-/* Reads the elements of one string in chunks; NEXT hands out one element
- * at a time. */
+/* Reads the elements of one string in chunks that double from CHUNK up
+ * to MAX_CHUNK, so a short string costs one small read and a 1 MiB one
+ * (-s 9999999) a few dozen bulk reads; NEXT hands out one element at a
+ * time. */
 struct chars {
 	struct fmt_ctx *c;
 	uint64_t addr;
 	const unsigned char *local;
 	size_t esz, want, pos, have, at;
-	unsigned char buf[CHUNK];
+	unsigned char *buf;
+	size_t bufsz;
+	unsigned char small[CHUNK];
 };
+
+/* Room for the next chunk: the inline buffer first, then a heap one of
+ * twice the last size. */
+static void grow_chunk(struct chars *s)
+{
+	if (!s->buf) {
+		s->buf = s->small;
+		s->bufsz = CHUNK;
+	} else if (s->bufsz < MAX_CHUNK) {
+		if (s->buf != s->small)
+			free(s->buf);
+		s->bufsz *= 2;
+		s->buf = xmalloc(s->bufsz);
+	}
+}
 
 /* The next element's value into *CH: false at the end of what may and
  * can be read. */
@@ -31,9 +53,10 @@ static bool next_elt(struct chars *s, uint32_t *ch)
 	if (s->pos >= s->want)
 		return false;
 	if (s->at + s->esz > s->have) {
+		grow_chunk(s);
 		k = (s->want - s->pos) * s->esz;
-		if (k > CHUNK / s->esz * s->esz)
-			k = CHUNK / s->esz * s->esz;
+		if (k > s->bufsz / s->esz * s->esz)
+			k = s->bufsz / s->esz * s->esz;
 		if (s->local)
 			memcpy(s->buf, s->local + s->pos * s->esz, k);
 		else
@@ -93,6 +116,8 @@ static void print_elts(struct fmt_ctx *c, uint64_t addr,
 		have = next_elt(&s, &ch);
 	}
 	out_end(c, OUT_STRING, more);
+	if (s.buf != s.small)
+		free(s.buf);
 }
 
 void lens_chars(struct fmt_ctx *c, uint64_t addr, const unsigned char *local,
