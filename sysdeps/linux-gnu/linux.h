@@ -45,6 +45,13 @@ uint64_t scratch_slot(struct task *t, const struct arch_regs *saved,
  * lib_paths/lib_names (the program first).  Returns 0 or -1. */
 int process_read_libs(struct process *p);
 
+/* warm.c: a SCHED_IDLE thread that keeps a CPU from halting while stops
+ * come quickly (cross-CPU wake-ups are expensive on VMs).  warm_tick is
+ * called at every stop; LTRACE_NO_WARM=1 disables it. */
+void warm_start(void);
+void warm_tick(void);
+void warm_stop(void);
+
 /* The pending signal of T to deliver at its next resume (0 for none). */
 int task_take_pending_signal(struct task *t);
 void task_set_pending_signal(struct task *t, int sig);

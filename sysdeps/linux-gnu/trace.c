@@ -689,6 +689,7 @@ static pid_t wait_any(int *st)
 int backend_run(void)
 {
 	catch_term_signals();
+	warm_start();
 	while (task_count() > 0 && !stop_sig) {
 		out_sync();
 		int st;
@@ -698,8 +699,10 @@ int backend_run(void)
 				continue;
 			break;
 		}
+		warm_tick();
 		dispatch(tid, st);
 	}
+	warm_stop();
 	if (stop_sig)
 		trace_detach_all();
 	out_flush();
