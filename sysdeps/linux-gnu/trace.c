@@ -543,6 +543,11 @@ static void on_exec(struct task *t)
 	struct process *p = t->proc;
 	unsigned long former;
 	ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &former);
+	/* A thread other than the leader exec'd: it now has the leader's
+	 * id, and its old id is gone without an exit report. */
+	struct task *old = (pid_t)former != t->tid ? task_lookup(former) : NULL;
+	if (old && old->proc == p)
+		trace_task_gone(old);
 	if (p->vfork_parent) {
 		/* The vfork child has its own memory now. */
 		if (!opts->follow) {
