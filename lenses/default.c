@@ -133,10 +133,29 @@ static void prefetch_targets(struct fmt_ctx *c, const struct value *v,
 		return;
 	if (want > c->o->arraylen + 1)
 		want = c->o->arraylen + 1;
-	unsigned char *all = xmalloc(want * esz);
-	size_t got = memsrc_read(c->mem, v->addr, all, want * esz) / esz;
+	size_t total = want * esz, got = 0;
+	unsigned char *all = xmalloc(total);
 	uint64_t addrs[BATCH];
 	size_t k = 0;
+	/* The array's own pages first, in one read; then it is copied out
+	 * of the cache a page at a time. */
+	for (uint64_t a = v->addr & ~4095ULL; a < v->addr + total; a += 4096) {
+		addrs[k++] = a;
+		if (k == BATCH) {
+			memsrc_prefetch(c->mem, addrs, k);
+			k = 0;
+		}
+	}
+	memsrc_prefetch(c->mem, addrs, k);
+	k = 0;
+	while (got < total) {
+		size_t n = total - got < 4096 ? total - got : 4096;
+		size_t r = memsrc_read(c->mem, v->addr + got, all + got, n);
+		got += r;
+		if (r < n)
+			break;
+	}
+	got /= esz;
 	for (size_t i = 0; i < got; i++) {
 		for (size_t j = 0; j < noffs; j++) {
 			if (offs[j] + sizeof(uint64_t) > esz)

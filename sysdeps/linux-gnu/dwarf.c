@@ -13,6 +13,7 @@
 
 #include "dwarfproto.h"
 #include "expr.h"
+#include "hmap.h"
 #include "type.h"
 #include "xmalloc.h"
 
@@ -20,20 +21,6 @@
 #define MAX_ENUMS 4096
 #define MAX_PEEL 64 /* typedef/cv chain */
 #define SCORE_DEFINITION 4
-
-/* Open-addressing hash: string or integer key -> value. */
-struct hent {
-	const char *skey;
-	uint64_t ukey;
-	uint64_t val;
-	void *ptr;
-	bool used;
-};
-
-struct hmap {
-	struct hent *tab;
-	size_t cap, n;
-};
 
 /* One ELF file and, once looked at, its DWARF. */
 struct dfile {
@@ -55,80 +42,6 @@ struct dfile {
 struct dwarf_protos {
 	struct dfile *files;
 };
-
-/* --- hash maps --- */
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
-static uint64_t hash_u64(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	return k ^ (k >> 33);
-}
-
-static struct hent *hmap_slot(struct hmap *m, const char *s, uint64_t u)
-{
-	size_t i = (s ? hash_str(s) : hash_u64(u)) & (m->cap - 1);
-
-	while (m->tab[i].used) {
-		if (s ? !strcmp(m->tab[i].skey, s) : m->tab[i].ukey == u)
-			return &m->tab[i];
-		i = (i + 1) & (m->cap - 1);
-	}
-	return &m->tab[i];
-}
-
-static void hmap_grow(struct hmap *m)
-{
-	struct hmap old = *m;
-	struct hent *e;
-	size_t i;
-
-	m->cap = old.cap ? old.cap * 2 : 64;
-	m->tab = xcalloc(m->cap, sizeof(*m->tab));
-	for (i = 0; i < old.cap; i++) {
-		if (!old.tab[i].used)
-			continue;
-		e = hmap_slot(m, old.tab[i].skey, old.tab[i].ukey);
-		*e = old.tab[i];
-	}
-	free(old.tab);
-}
-
-/* The entry for key S (or U when S is NULL); NULL if absent. */
-static struct hent *hmap_find(struct hmap *m, const char *s, uint64_t u)
-{
-	struct hent *e;
-
-	if (!m->cap)
-		return NULL;
-	e = hmap_slot(m, s, u);
-	return e->used ? e : NULL;
-}
-
-/* The entry for the key, created (zeroed, used) if absent.  S is stored
- * as is: the caller keeps it alive. */
-static struct hent *hmap_get(struct hmap *m, const char *s, uint64_t u)
-{
-	struct hent *e;
-
-	if ((m->n + 1) * 4 > m->cap * 3)
-		hmap_grow(m);
-	e = hmap_slot(m, s, u);
-	if (!e->used) {
-		*e = (struct hent){ .skey = s, .ukey = u, .used = true };
-		m->n++;
-	}
-	return e;
-}
 
 /* --- opening the debug info --- */
 
@@ -966,10 +879,10 @@ static void file_free(struct dfile *f)
 		}
 		free((char *)f->protos.tab[i].skey);
 	}
-	free(f->protos.tab);
-	free(f->names.tab);
-	free(f->addrs.tab);
-	free(f->types.tab);
+	hmap_destroy(&f->protos);
+	hmap_destroy(&f->names);
+	hmap_destroy(&f->addrs);
+	hmap_destroy(&f->types);
 	type_arena_destroy(&f->arena);
 	if (f->dw)
 		dwarf_end(f->dw);

@@ -16,7 +16,9 @@
  * landing was reached) must be identical.
  *
  * Exit status 0 when every check passes; one stderr line per failure. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>

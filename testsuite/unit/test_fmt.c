@@ -32,7 +32,7 @@ static size_t fake_read(struct memsrc *m, uint64_t addr, void *buf,
 	return len;
 }
 
-static struct memsrc fake_mem = { fake_read };
+static struct memsrc fake_mem = { .read = fake_read };
 static struct user_regs_struct regs;
 static struct user_fpregs_struct fpregs;
 
