@@ -653,7 +653,8 @@ void backend_init(const struct options *o, struct protoset *ps)
 }
 
 /* The termination signals: detach cleanly (DESIGN.md).  The handler
- * jumps out of a blocked waitpid; a report waitpid consumed just before
+ * jumps out of a blocked waitpid (it runs in the main thread: the warm
+ * thread blocks every signal); a report waitpid consumed just before
  * the jump is recovered by trace_detach_all from /proc. */
 static sigjmp_buf wait_env;
 static volatile sig_atomic_t in_wait, stop_sig;

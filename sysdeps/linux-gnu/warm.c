@@ -15,6 +15,7 @@
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -73,7 +74,13 @@ void warm_start(void)
 	if ((env && *env) || sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		return;
 	atomic_store(&warm.last, now_ns());
+	/* The thread takes no signals: the termination handler jumps out of
+	 * the main thread's waitpid and must run there. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	warm.started = pthread_create(&warm.thread, NULL, spin, NULL) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 void warm_tick(void)
