@@ -11,6 +11,7 @@
 #include "dwarfproto.h"
 #include "expr.h"
 #include "type.h"
+#include "fixtures.h"
 
 #include <elfutils/libdwelf.h>
 #include <fcntl.h>
@@ -415,20 +416,7 @@ static void check_libc(void)
 
 static void set_fixtures(void)
 {
-	const char *env = getenv("DWARF_FIXTURES");
-	const char *top = getenv("top_srcdir");
-	const char *slash = strrchr(__FILE__, '/');
-
-	if (env)
-		snprintf(fixtures, sizeof(fixtures), "%s", env);
-	else if (top)
-		snprintf(fixtures, sizeof(fixtures),
-			 "%s/testsuite/unit/dwarf-fixtures", top);
-	else if (slash)
-		snprintf(fixtures, sizeof(fixtures), "%.*s/dwarf-fixtures",
-			 (int)(slash - __FILE__), __FILE__);
-	else
-		snprintf(fixtures, sizeof(fixtures), "dwarf-fixtures");
+	fixture_dir(fixtures, sizeof(fixtures), "DWARF_FIXTURES", "dwarf-fixtures", __FILE__);
 }
 
 int main(void)

@@ -12,6 +12,7 @@
  * gcc is missing.  Fixtures: see set_fixtures(). */
 #include "elfscan.h"
 #include "../../sysdeps/linux-gnu/plt_arch.h"
+#include "fixtures.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -683,24 +684,9 @@ static void test_decoder(void)
 	CHECK(l.n == 0, "decoder: %zu stubs in a truncated PLT0", l.n);
 }
 
-/* $ELF_FIXTURES, else under $top_srcdir (set by testsuite/unit/run),
- * else beside this source file. */
 static void set_fixtures(void)
 {
-	const char *env = getenv("ELF_FIXTURES");
-	const char *top = getenv("top_srcdir");
-	const char *slash = strrchr(__FILE__, '/');
-
-	if (env)
-		snprintf(fixtures, sizeof(fixtures), "%s", env);
-	else if (top)
-		snprintf(fixtures, sizeof(fixtures),
-			 "%s/testsuite/unit/elf-fixtures", top);
-	else if (slash)
-		snprintf(fixtures, sizeof(fixtures), "%.*s/elf-fixtures",
-			 (int)(slash - __FILE__), __FILE__);
-	else
-		snprintf(fixtures, sizeof(fixtures), "elf-fixtures");
+	fixture_dir(fixtures, sizeof(fixtures), "ELF_FIXTURES", "elf-fixtures", __FILE__);
 }
 
 int main(void)
