@@ -40,18 +40,6 @@ static const struct prototype default_proto = {
 	.split = 4,
 };
 
-bool prototype_needs_fpregs(const struct prototype *p)
-{
-	size_t i;
-
-	if (!p)
-		return false;
-	for (i = 0; i < p->nparams; i++)
-		if (type_needs_fp(p->params[i]))
-			return true;
-	return type_needs_fp(p->ret);
-}
-
 /* A fetched value: arrays decayed to a pointer to their elements. */
 static struct value fetched_value(const struct type *t,
 				  const unsigned char *buf)

@@ -42,7 +42,4 @@ void callfmt_return(struct callfmt *cf, struct callsite *cs,
  * returned: longjmp, exit, exec). */
 void callfmt_free(struct callfmt *cf);
 
-/* True when formatting P may need floating point registers. */
-bool prototype_needs_fpregs(const struct prototype *p);
-
 #endif

@@ -65,7 +65,6 @@ struct task {
 	/* Stopped by the kernel before its parent reported the clone: it
 	 * waits here until we know which process it belongs to. */
 	bool orphan;
-	int orphan_status;
 	/* Its calls are serviced, not printed (a thread without -f). */
 	bool silent;
 	/* While detaching: it has stopped; the signal to pass on. */

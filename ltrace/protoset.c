@@ -243,9 +243,3 @@ const struct prototype *protoset_lookup(struct protoset *ps,
 		p = protolib_lookup(ps->back[i], name);
 	return p;
 }
-
-size_t protoset_dirs(const struct protoset *ps, const char *const **dirs)
-{
-	*dirs = (const char *const *)ps->dirs;
-	return ps->ndirs;
-}

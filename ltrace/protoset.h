@@ -39,7 +39,4 @@ const struct prototype *protoset_lookup(struct protoset *ps,
 					const char *name,
 					const char *const *sonames, size_t n);
 
-/* The directories searched, for messages and tests. */
-size_t protoset_dirs(const struct protoset *ps, const char *const **dirs);
-
 #endif

@@ -132,25 +132,6 @@ int backend_check_program(const char *path)
 
 /* ---- attaching ---- */
 
-/* A number from a "Key:\tvalue" line of /proc/PID/status, or -1. */
-static long status_field(pid_t pid, const char *key)
-{
-	char path[64], line[256];
-	size_t klen = strlen(key);
-	long v = -1;
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
-			v = strtol(line + klen + 1, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return v;
-}
-
 static void read_comm(pid_t pid, char *buf, size_t len)
 {
 	char path[64];
@@ -179,7 +160,7 @@ static int yama_scope(void)
 static void explain_attach_failure(pid_t pid, int err)
 {
 	char comm[64];
-	long tracer = status_field(pid, "TracerPid");
+	long tracer = proc_status_field(pid, "TracerPid", 10);
 	if (err == ESRCH) {
 		error_msg("cannot attach to pid %d: No such process", (int)pid);
 	} else if (err == EPERM && tracer > 0) {
@@ -270,7 +251,7 @@ static void resume_one(struct task *t, void *data)
 
 int backend_attach(pid_t pid)
 {
-	if (status_field(pid, "Tgid") != pid) {
+	if (proc_status_field(pid, "Tgid", 10) != pid) {
 		if (kill(pid, 0) && errno == ESRCH)
 			explain_attach_failure(pid, ESRCH);
 		else
@@ -305,13 +286,13 @@ static void interrupt_one(struct task *t, void *data)
  * removed and is let go at once. */
 static void note_new(pid_t tid)
 {
-	struct task *t = task_lookup(trace_tgid_of(tid));
+	struct task *t = task_lookup((pid_t)proc_status_field(tid, "Tgid", 10));
 	if (t && t->proc) {
 		t = task_new(tid, t->proc);
 		t->stopped = true;
 		return;
 	}
-	t = task_lookup((pid_t)status_field(tid, "PPid"));
+	t = task_lookup((pid_t)proc_status_field(tid, "PPid", 10));
 	if (t && t->proc)
 		trace_release_fork_child(tid, process_mem(t->proc));
 	else
@@ -399,17 +380,8 @@ static bool in_scratch(const struct process *p, uint64_t ip)
 /* True when TID has SIGTRAP pending (SigPnd of /proc/TID/status). */
 static bool trap_pending(pid_t tid)
 {
-	char path[64], line[128];
-	unsigned long long mask = 0;
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "SigPnd: %llx", &mask) == 1)
-			break;
-	fclose(f);
-	return mask & (1ULL << (SIGTRAP - 1));
+	unsigned long mask = proc_status_field(tid, "SigPnd", 16);
+	return mask != (unsigned long)-1 && (mask & (1UL << (SIGTRAP - 1)));
 }
 
 /* A thread interrupted right after it executed one of our int3s still has
@@ -451,13 +423,6 @@ static void rewind_one(struct task *t, void *data)
 	}
 }
 
-static void restore_byte(struct breakpoint *b, void *data)
-{
-	int fd = *(int *)data;
-	if (b->inserted && mem_write(fd, b->addr, &b->orig, 1) == 0)
-		b->inserted = false;
-}
-
 struct find {
 	struct process *want;
 	struct task *found;
@@ -478,7 +443,7 @@ static void restore_process(struct process *p)
 {
 	if (p->vfork_parent || p->memfd < 0)
 		return;
-	bpt_foreach(&p->bpts, restore_byte, &p->memfd);
+	trace_restore_bytes(&p->bpts, p->memfd);
 	struct find f = { p, NULL };
 	task_foreach(find_stopped, &f);
 	struct task *t = f.found;

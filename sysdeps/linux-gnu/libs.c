@@ -1,4 +1,5 @@
-/* The objects mapped into a process, for prototype lookup. */
+/* What /proc says of a process: its status fields, and the objects mapped
+ * into it (for prototype lookup). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,24 @@
 #include "linux.h"
 #include "proc.h"
 #include "xmalloc.h"
+
+long proc_status_field(pid_t pid, const char *key, int base)
+{
+	char path[64], line[256];
+	size_t klen = strlen(key);
+	long v = -1;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
+			v = (long)strtoul(line + klen + 1, NULL, base);
+			break;
+		}
+	fclose(f);
+	return v;
+}
 
 static bool known(const struct process *p, const char *path)
 {

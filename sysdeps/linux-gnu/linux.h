@@ -16,7 +16,9 @@ int trace_open_memfd(pid_t pid);
 /* Read the image of T's process, map scratch memory, insert breakpoints
  * on its call stubs. */
 void trace_setup_image(struct task *t);
-pid_t trace_tgid_of(pid_t tid);
+/* Write back the original byte of every inserted breakpoint of BPTS
+ * through MEMFD (the table itself is not changed). */
+void trace_restore_bytes(const struct bpt_table *bpts, int memfd);
 /* Take our breakpoints out of a fork child's memory and detach it. */
 void trace_release_fork_child(pid_t pid, struct process *parent);
 void trace_task_gone(struct task *t);
@@ -41,6 +43,9 @@ int inject_syscall(struct task *t, const struct arch_regs *saved, long nr,
 uint64_t scratch_slot(struct task *t, const struct arch_regs *saved,
 		      uint64_t near);
 
+/* libs.c: field KEY of /proc/PID/status as a number in BASE (SigPnd is
+ * hex), or -1. */
+long proc_status_field(pid_t pid, const char *key, int base);
 /* libs.c: add the objects mapped in P that it does not know yet to its
  * lib_paths/lib_names (the program first).  Returns 0 or -1. */
 int process_read_libs(struct process *p);

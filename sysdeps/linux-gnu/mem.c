@@ -151,7 +151,7 @@ static struct page *get_page(uint64_t pa)
 	return p;
 }
 
-size_t mem_read_direct(uint64_t addr, void *buf, size_t len)
+static size_t mem_read_direct(uint64_t addr, void *buf, size_t len)
 {
 	return raw_read(addr, buf, len);
 }

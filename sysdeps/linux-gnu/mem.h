@@ -29,8 +29,6 @@ void mem_prefetch(const uint64_t *addrs, size_t n);
 /* Write LEN bytes at ADDR through MEMFD (works on read-only text).
  * Returns 0 or -errno. */
 int mem_write(int memfd, uint64_t addr, const void *buf, size_t len);
-/* Uncached read through the current binding. Returns bytes read. */
-size_t mem_read_direct(uint64_t addr, void *buf, size_t len);
 /* Counters for the syscall budget: reads issued since start. */
 unsigned long mem_syscalls(void);
 /* PTRACE_PEEKDATA words read since start (the fallback's cost). */

@@ -439,26 +439,16 @@ static void on_exit_status(struct task *t, int st)
 
 /* ---- new tasks: threads, forks, vforks ---- */
 
-pid_t trace_tgid_of(pid_t tid)
-{
-	char path[64], line[128];
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	FILE *f = fopen(path, "re");
-	pid_t tgid = -1;
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Tgid: %d", &tgid) == 1)
-			break;
-	fclose(f);
-	return tgid;
-}
-
 static void restore_byte(struct breakpoint *b, void *data)
 {
 	int fd = *(int *)data;
 	if (b->inserted)
 		mem_write(fd, b->addr, &b->orig, 1);
+}
+
+void trace_restore_bytes(const struct bpt_table *bpts, int memfd)
+{
+	bpt_foreach(bpts, restore_byte, &memfd);
 }
 
 /* A forked child that is not followed: take our int3s out of its copy of
@@ -467,7 +457,7 @@ void trace_release_fork_child(pid_t pid, struct process *parent)
 {
 	int fd = trace_open_memfd(pid);
 	if (fd >= 0) {
-		bpt_foreach(&parent->bpts, restore_byte, &fd);
+		trace_restore_bytes(&parent->bpts, fd);
 		close(fd);
 	}
 	if (ptrace(PTRACE_DETACH, pid, 0, 0) && errno != ESRCH)
@@ -509,7 +499,8 @@ static void adopt(struct task *parent, pid_t child, int event)
 	struct process *pp = parent->proc;
 	struct task *c = task_lookup(child);
 	bool stopped = c != NULL;
-	if (event == PTRACE_EVENT_CLONE && trace_tgid_of(child) == pp->pid) {
+	if (event == PTRACE_EVENT_CLONE &&
+	    proc_status_field(child, "Tgid", 10) == pp->pid) {
 		c = claim(c, child, pp);
 		c->silent = !opts->follow;
 	} else if (event == PTRACE_EVENT_VFORK) {
@@ -619,11 +610,10 @@ static void on_stop(struct task *t, int st)
 
 /* A stop from a tid we do not know yet: a new clone whose parent's event
  * has not been seen.  It waits, stopped, for the parent's report. */
-static void on_orphan(pid_t tid, int st)
+static void on_orphan(pid_t tid)
 {
 	struct task *t = task_new(tid, NULL);
 	t->orphan = true;
-	t->orphan_status = st;
 }
 
 static void dispatch(pid_t tid, int st)
@@ -631,7 +621,7 @@ static void dispatch(pid_t tid, int st)
 	struct task *t = task_lookup(tid);
 	if (!t) {
 		if (WIFSTOPPED(st))
-			on_orphan(tid, st);
+			on_orphan(tid);
 		return;
 	}
 	if (WIFEXITED(st) || WIFSIGNALED(st)) {

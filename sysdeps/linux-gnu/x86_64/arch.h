@@ -13,8 +13,6 @@
 #define ARCH_SYSCALL_INSN { 0x0f, 0x05, 0xcc }
 #define ARCH_SYSCALL_INSN_LEN 3
 #define ARCH_MAX_INSN 15
-/* The System V ABI's red zone below the stack pointer. */
-#define ARCH_RED_ZONE 128
 
 struct arch_regs {
 	struct user_regs_struct r;
