@@ -1,13 +1,20 @@
 /* A thread other than the main one execs: the process continues under
  * the leader's pid, the old thread id vanishes without an exit report,
- * and the tracer must neither wait for it nor lose the new image. */
+ * and the tracer must neither wait for it nor lose the new image.  The
+ * thread waits on a flag the main thread sets with no traced call, after
+ * pthread_create has returned, so the trace does not depend on timing. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <unistd.h>
+
+static atomic_int go;
 
 static void *run(void *arg)
 {
 	(void)arg;
+	while (!atomic_load(&go))
+		;
 	execl("/proc/self/exe", "prog", "again", (char *)NULL);
 	return NULL;
 }
@@ -20,6 +27,7 @@ int main(int argc, char **argv)
 		return 4;
 	}
 	pthread_create(&t, NULL, run, NULL);
-	pthread_join(t, NULL);
-	return 1;
+	atomic_store(&go, 1);
+	for (;;)
+		;	/* until the exec replaces us */
 }
