@@ -19,7 +19,9 @@ int main(int argc, char **argv)
 	sprintf(small, "%d", 12);
 	memcpy(small, buf, n);
 	strcpy(buf, small);
-	fd = open("input", O_RDONLY);
+	/* The mode is passed so its register is not left over from earlier
+	 * code: open(2) reads it only with O_CREAT, but the trace shows it. */
+	fd = open("input", O_RDONLY, 0);
 	read(fd, buf, n);
 	close(fd);
 	f = fopen("input", "r");
