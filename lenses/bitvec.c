@@ -23,8 +23,8 @@ static void print_bits(struct fmt_ctx *c, const unsigned char *b, size_t n)
 		set += bit(b, i, false);
 	inv = set > bits / 2;
 	if (inv)
-		out_text(c, "~");
-	out_begin(c, OUT_BITVEC);
+		emit_text(c, "~");
+	emit_begin(c, EMIT_BITVEC);
 	for (i = 0; i < bits; i++) {
 		size_t j = i;
 
@@ -32,14 +32,14 @@ static void print_bits(struct fmt_ctx *c, const unsigned char *b, size_t n)
 			continue;
 		while (j + 1 < bits && bit(b, j + 1, inv))
 			j++;
-		out_sep(c, OUT_BITVEC, idx++);
+		emit_sep(c, EMIT_BITVEC, idx++);
 		if (j > i)
-			out_printf(c, "%zu-%zu", i, j);
+			emit_printf(c, "%zu-%zu", i, j);
 		else
-			out_printf(c, "%zu", i);
+			emit_printf(c, "%zu", i);
 		i = j;
 	}
-	out_end(c, OUT_BITVEC, false);
+	emit_end(c, EMIT_BITVEC, false);
 }
 
 void lens_bitvec(struct fmt_ctx *c, const struct value *v)
@@ -59,12 +59,12 @@ void lens_bitvec(struct fmt_ctx *c, const struct value *v)
 		tv.addr = (uint64_t)p;
 	}
 	n = type_sizeof(tv.type);
-	if (!n || n > BITVEC_MAX || tv.type->kind == TYPE_FORMAT) {
+	if (!n || n > BITVEC_MAX || tv.type->kind == TYPE_PACK) {
 		lens_default(c, v);
 		return;
 	}
 	if (value_read(c, &tv, b, n) != n) {
-		out_addr(c, tv.addr);
+		emit_addr(c, tv.addr);
 		return;
 	}
 	print_bits(c, b, n);

@@ -11,7 +11,7 @@ void lens_bool(struct fmt_ctx *c, const struct value *v)
 		return;
 	}
 	if (value_int(c, v, &x) < 0)
-		lens_int(c, v, LENS_DEFAULT);
+		lens_int(c, v, RADIX_DEC);
 	else
-		out_text(c, x ? "true" : "false");
+		emit_text(c, x ? "true" : "false");
 }

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callfmt.h"
+#include "calltext.h"
 #include "expr.h"
 #include "lens.h"
 #include "memsrc.h"
@@ -15,12 +15,12 @@ static void lens_char(struct fmt_ctx *c, const struct value *v)
 	unsigned char ch;
 
 	if (value_read(c, v, &ch, 1) != 1) {
-		out_addr(c, v->addr);
+		emit_addr(c, v->addr);
 		return;
 	}
-	out_text(c, "'");
-	out_char(c, ch, '\'');
-	out_text(c, "'");
+	emit_text(c, "'");
+	emit_char(c, ch, '\'');
+	emit_text(c, "'");
 }
 
 /* Pointers to void print as addresses; others are followed.  A pointer
@@ -33,15 +33,15 @@ static bool recursion_stop(struct fmt_ctx *c, uint64_t p, const struct type *to)
 	for (i = 0; i < c->nptrs; i++)
 		same += to->kind == TYPE_STRUCT && c->ptr_types[i] == to;
 	if (same >= c->o->arraylen || c->nptrs >= LENS_MAX_DEPTH) {
-		out_text(c, "...");
+		emit_text(c, "...");
 		return true;
 	}
 	for (i = c->nptrs; i-- > 0;) {
 		if (c->ptrs[i] != p)
 			continue;
-		out_text(c, "recurse");
+		emit_text(c, "recurse");
 		while (++i < c->nptrs)
-			out_text(c, "^");
+			emit_text(c, "^");
 		return true;
 	}
 	return false;
@@ -54,15 +54,15 @@ void lens_pointer(struct fmt_ctx *c, const struct value *v)
 	int64_t p;
 
 	if (value_int(c, v, &p) < 0) {
-		out_addr(c, v->addr);
+		emit_addr(c, v->addr);
 		return;
 	}
 	if (to->kind == TYPE_VOID) {
-		out_addr(c, (uint64_t)p);
+		emit_addr(c, (uint64_t)p);
 		return;
 	}
 	if (!p) {
-		out_nil(c);
+		emit_nil(c);
 		return;
 	}
 	if (recursion_stop(c, (uint64_t)p, to))
@@ -70,7 +70,7 @@ void lens_pointer(struct fmt_ctx *c, const struct value *v)
 	tv = (struct value){ .type = to, .remote = true, .addr = (uint64_t)p };
 	c->ptrs[c->nptrs] = (uint64_t)p;
 	c->ptr_types[c->nptrs++] = to;
-	lens_format(c, &tv);
+	lens_render(c, &tv);
 	c->nptrs--;
 }
 
@@ -183,20 +183,20 @@ static void lens_array(struct fmt_ctx *c, const struct value *v)
 	struct value src = *v;
 
 	prefetch_targets(c, v, want, esz);
-	out_begin(c, OUT_ARRAY);
+	emit_begin(c, EMIT_ARRAY);
 	for (i = 0; i < want; i++) {
 		if (value_read(c, &src, buf, esz) != esz ||
 		    (zero && all_zero(buf, esz)))
 			break;
-		if (i == cap || lens_out_full(c)) {
+		if (i == cap || lens_budget_full(c)) {
 			more = true;
 			break;
 		}
-		out_sep(c, OUT_ARRAY, i);
-		lens_format(c, &ev);
+		emit_sep(c, EMIT_ARRAY, i);
+		lens_render(c, &ev);
 		src = value_at(&src, src.type, esz);
 	}
-	out_end(c, OUT_ARRAY, more);
+	emit_end(c, EMIT_ARRAY, more);
 	free(buf);
 }
 
@@ -291,7 +291,7 @@ static void struct_fields(struct fmt_ctx *c, const struct value *v)
 		if (v->remote && is_dynamic(t->fields[i]))
 			break;
 	}
-	out_begin(c, OUT_STRUCT);
+	emit_begin(c, EMIT_STRUCT);
 	for (i = 0; i < t->nfields; i++) {
 		off = align_to(off, type_alignof(t->fields[i]));
 		d.offs[i] = off;
@@ -302,17 +302,17 @@ static void struct_fields(struct fmt_ctx *c, const struct value *v)
 		if (v->remote && is_dynamic(t->fields[i]) &&
 		    !dynamic_size(c, &fv, &size)) {
 			/* members after it cannot be placed */
-			out_sep(c, OUT_STRUCT, idx++);
-			out_text(c, "...");
+			emit_sep(c, EMIT_STRUCT, idx++);
+			emit_text(c, "...");
 			break;
 		}
 		off += size;
 		if (lens_hidden(t->fields[i]))
 			continue;
-		out_sep(c, OUT_STRUCT, idx++);
-		lens_format(c, &fv);
+		emit_sep(c, EMIT_STRUCT, idx++);
+		lens_render(c, &fv);
 	}
-	out_end(c, OUT_STRUCT, false);
+	emit_end(c, EMIT_STRUCT, false);
 	free(d.offs);
 	c->env = saved;
 }
@@ -341,7 +341,7 @@ static void lens_struct(struct fmt_ctx *c, const struct value *v)
 	}
 	local = xmalloc(n ? n : 1);
 	if (!value_localize(c, &lv, local, n))
-		out_addr(c, v->addr);
+		emit_addr(c, v->addr);
 	else
 		struct_fields(c, &lv);
 	free(local);
@@ -352,7 +352,7 @@ static void lens_struct(struct fmt_ctx *c, const struct value *v)
 static void lens_nested(struct fmt_ctx *c, const struct value *v)
 {
 	if (c->depth >= 4 * LENS_MAX_DEPTH) {
-		out_text(c, "...");
+		emit_text(c, "...");
 		return;
 	}
 	c->depth++;
@@ -369,18 +369,18 @@ void lens_default(struct fmt_ctx *c, const struct value *v)
 	case TYPE_VOID:
 		break;
 	case TYPE_CHAR:
-		if (c->intfmt == LENS_DEFAULT) {
+		if (c->radix == RADIX_DEC) {
 			lens_char(c, v);
 			break;
 		}
 		/* fall through */
 	default:
-		lens_int(c, v, c->intfmt);
+		lens_int(c, v, c->radix);
 		break;
 	case TYPE_FLOAT:
 	case TYPE_DOUBLE:
 	case TYPE_LDOUBLE:
-		lens_float(c, v, c->intfmt);
+		lens_float(c, v, c->radix);
 		break;
 	case TYPE_POINTER:
 		lens_pointer(c, v);
@@ -389,7 +389,7 @@ void lens_default(struct fmt_ctx *c, const struct value *v)
 	case TYPE_STRUCT:
 		lens_nested(c, v);
 		break;
-	case TYPE_FORMAT:
+	case TYPE_PACK:
 		lens_format_pack(c, v);
 		break;
 	}

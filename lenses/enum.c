@@ -14,9 +14,9 @@ void lens_enum(struct fmt_ctx *c, const struct value *v)
 	}
 	for (i = 0; i < t->nenums; i++) {
 		if (t->enums[i].value == x) {
-			out_text(c, t->enums[i].name);
+			emit_text(c, t->enums[i].name);
 			return;
 		}
 	}
-	lens_int(c, v, LENS_DEFAULT);
+	lens_int(c, v, RADIX_DEC);
 }

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callfmt.h"
+#include "calltext.h"
 #include "expr.h"
 #include "fetch.h"
 #include "lens.h"
@@ -234,8 +234,8 @@ static int pack_arg(struct pack *pk, const struct type *t)
 	fetch_arg(pk->c->fetch, pk->c->cs, t, buf);
 	if (t == &t_uchar)
 		buf[1] = 0;
-	out_sep(pk->c, OUT_ARGS, pk->idx++);
-	lens_format(pk->c, &v);
+	emit_sep(pk->c, EMIT_ARGS, pk->idx++);
+	lens_render(pk->c, &v);
 	memcpy(&i, buf, sizeof(i));
 	return i;
 }
@@ -357,17 +357,17 @@ void lens_format_pack(struct fmt_ctx *c, const struct value *v)
 	char *fmt;
 
 	if (value_int(c, v, &a) < 0 || !a) {
-		out_nil(c);
+		emit_nil(c);
 		return;
 	}
 	fmt = read_format(c->mem, (uint64_t)a, esz);
 	if (!fmt) {
-		out_addr(c, (uint64_t)a);
+		emit_addr(c, (uint64_t)a);
 		return;
 	}
 	if (v->type->elt) {
 		sv.type = v->type->elt;
-		lens_format(c, &sv);
+		lens_render(c, &sv);
 	} else {
 		lens_chars(c, 0, (const unsigned char *)fmt,
 			   (int64_t)strlen(fmt) + 1, true, c->o->strlen);

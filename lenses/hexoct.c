@@ -7,7 +7,7 @@
 
 static void unreadable(struct fmt_ctx *c, const struct value *v)
 {
-	out_addr(c, v->remote ? v->addr : 0);
+	emit_addr(c, v->remote ? v->addr : 0);
 }
 
 static uint64_t mask_to(const struct type *t, int64_t x)
@@ -19,7 +19,7 @@ static uint64_t mask_to(const struct type *t, int64_t x)
 	return (uint64_t)x & ((1ULL << (8 * n)) - 1);
 }
 
-void lens_int(struct fmt_ctx *c, const struct value *v, int intfmt)
+void lens_int(struct fmt_ctx *c, const struct value *v, enum radix r)
 {
 	int64_t x;
 
@@ -27,15 +27,15 @@ void lens_int(struct fmt_ctx *c, const struct value *v, int intfmt)
 		unreadable(c, v);
 		return;
 	}
-	if (intfmt == LENS_HEX)
-		out_printf(c, "%#llx", (unsigned long long)mask_to(v->type, x));
-	else if (intfmt == LENS_OCT)
+	if (r == RADIX_HEX)
+		emit_printf(c, "%#llx", (unsigned long long)mask_to(v->type, x));
+	else if (r == RADIX_OCT)
 		/* ltrace writes octal with a leading 0 always: 0 is "00" */
-		out_printf(c, "0%llo", (unsigned long long)mask_to(v->type, x));
+		emit_printf(c, "0%llo", (unsigned long long)mask_to(v->type, x));
 	else if (type_is_signed(v->type))
-		out_printf(c, "%lld", (long long)x);
+		emit_printf(c, "%lld", (long long)x);
 	else
-		out_printf(c, "%llu", (unsigned long long)x);
+		emit_printf(c, "%llu", (unsigned long long)x);
 }
 
 /* Small numbers are probably numbers, anything else probably an address
@@ -51,14 +51,14 @@ void lens_guess(struct fmt_ctx *c, const struct value *v)
 	if (value_int(c, v, &x) < 0)
 		unreadable(c, v);
 	else if (x >= -10000 && x <= 10000)
-		out_printf(c, "%lld", (long long)x);
+		emit_printf(c, "%lld", (long long)x);
 	else
-		out_printf(c, "%#llx", (unsigned long long)x);
+		emit_printf(c, "%#llx", (unsigned long long)x);
 }
 
 /* float and double print as %f (hex: %a); long double, an x87 80-bit
  * number in 16 bytes, as %Lf (%La). */
-void lens_float(struct fmt_ctx *c, const struct value *v, int intfmt)
+void lens_float(struct fmt_ctx *c, const struct value *v, enum radix r)
 {
 	unsigned char b[16] = { 0 };
 	size_t n = type_sizeof(v->type);
@@ -73,7 +73,7 @@ void lens_float(struct fmt_ctx *c, const struct value *v, int intfmt)
 	if (n == 16) {
 		memset(b + 10, 0, 6);
 		memcpy(&ld, b, sizeof(ld));
-		out_printf(c, intfmt == LENS_HEX ? "%La" : "%Lf", ld);
+		emit_printf(c, r == RADIX_HEX ? "%La" : "%Lf", ld);
 		return;
 	}
 	if (n == 4) {
@@ -82,5 +82,5 @@ void lens_float(struct fmt_ctx *c, const struct value *v, int intfmt)
 	} else {
 		memcpy(&d, b, 8);
 	}
-	out_printf(c, intfmt == LENS_HEX ? "%a" : "%f", d);
+	emit_printf(c, r == RADIX_HEX ? "%a" : "%f", d);
 }

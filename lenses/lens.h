@@ -3,7 +3,7 @@
  * A value lives either in tracer memory (fetched from registers) or in
  * tracee memory (behind a pointer); lenses read the latter only through
  * memsrc_read, never more than -s/-A allow.  Punctuation is written only
- * through the out_* helpers (lenses/out.c). */
+ * through the emit_* helpers (lenses/emit.c). */
 #ifndef LTRACE_LENS_H
 #define LTRACE_LENS_H
 
@@ -25,14 +25,18 @@ struct value {
 	const unsigned char *buf;	/* else here */
 };
 
+/* How integers (and floats, with hex) print: set by a hex() or oct() lens
+ * for everything below it that has no lens of its own. */
+enum radix { RADIX_DEC, RADIX_HEX, RADIX_OCT };
+
 struct fmt_ctx {
-	const struct fmtopts *o;
+	const struct lens_limits *o;
 	struct memsrc *mem;
 	struct callsite *cs;		/* for parameter packs */
 	struct fetch_ctx *fetch;	/* cursor after the pack's string */
 	const struct expr_env *env;	/* argN, retval */
 	struct strbuf *sb;
-	int intfmt;			/* inherited hex/oct lens */
+	enum radix radix;		/* inherited from hex()/oct() */
 	size_t depth;
 	size_t limit;			/* stop at this sb->len; 0: never */
 	bool cut;			/* stopped: "..." written */
@@ -42,21 +46,27 @@ struct fmt_ctx {
 };
 
 /* Writer primitives: the only code that emits punctuation. */
-enum out_group { OUT_ARRAY, OUT_STRUCT, OUT_STRING, OUT_BITVEC, OUT_ARGS };
+enum emit_group {
+	EMIT_ARRAY,
+	EMIT_STRUCT,
+	EMIT_STRING,
+	EMIT_BITVEC,
+	EMIT_ARGS,
+};
 
-void out_begin(struct fmt_ctx *c, enum out_group g);
-void out_end(struct fmt_ctx *c, enum out_group g, bool more);
-void out_sep(struct fmt_ctx *c, enum out_group g, size_t idx);
-void out_text(struct fmt_ctx *c, const char *s);
-void out_printf(struct fmt_ctx *c, const char *fmt, ...)
+void emit_begin(struct fmt_ctx *c, enum emit_group g);
+void emit_end(struct fmt_ctx *c, enum emit_group g, bool more);
+void emit_sep(struct fmt_ctx *c, enum emit_group g, size_t idx);
+void emit_text(struct fmt_ctx *c, const char *s);
+void emit_printf(struct fmt_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* One character inside QUOTE ('\'' or '"'), escaped. */
-void out_char(struct fmt_ctx *c, unsigned char ch, char quote);
+void emit_char(struct fmt_ctx *c, unsigned char ch, char quote);
 /* One wide character (a code point) inside QUOTE: UTF-8 when printable,
  * else escaped. */
-void out_wchar(struct fmt_ctx *c, uint32_t cp, char quote);
-void out_nil(struct fmt_ctx *c);
-void out_addr(struct fmt_ctx *c, uint64_t a);
+void emit_wchar(struct fmt_ctx *c, uint32_t cp, char quote);
+void emit_nil(struct fmt_ctx *c);
+void emit_addr(struct fmt_ctx *c, uint64_t a);
 
 /* Values. */
 size_t value_read(struct fmt_ctx *c, const struct value *v, void *buf,
@@ -73,24 +83,24 @@ bool value_localize(struct fmt_ctx *c, struct value *v, unsigned char *local,
 
 /* The most text one argument list or return value may take, whatever
  * nesting and cycles in the tracee: room for a few -s strings, and 64 KiB
- * besides.  Past it lens_format writes "..." once and nothing more. */
-size_t lens_budget(const struct fmtopts *o);
-bool lens_out_full(const struct fmt_ctx *c);
+ * besides.  Past it lens_render writes "..." once and nothing more. */
+size_t lens_budget(const struct lens_limits *o);
+bool lens_budget_full(const struct fmt_ctx *c);
 
 /* Dispatch on the value's lens. */
-void lens_format(struct fmt_ctx *c, const struct value *v);
+void lens_render(struct fmt_ctx *c, const struct value *v);
 bool lens_hidden(const struct type *t);
 
 /* The lens families. */
 void lens_default(struct fmt_ctx *c, const struct value *v);
-void lens_int(struct fmt_ctx *c, const struct value *v, int intfmt);
+void lens_int(struct fmt_ctx *c, const struct value *v, enum radix r);
 void lens_guess(struct fmt_ctx *c, const struct value *v);
 void lens_bool(struct fmt_ctx *c, const struct value *v);
 void lens_enum(struct fmt_ctx *c, const struct value *v);
 void lens_bitvec(struct fmt_ctx *c, const struct value *v);
 void lens_string(struct fmt_ctx *c, const struct value *v);
 void lens_pointer(struct fmt_ctx *c, const struct value *v);
-void lens_float(struct fmt_ctx *c, const struct value *v, int intfmt);
+void lens_float(struct fmt_ctx *c, const struct value *v, enum radix r);
 /* A printf-style pack: V is the format string pointer; the arguments
  * follow from c->fetch. */
 void lens_format_pack(struct fmt_ctx *c, const struct value *v);

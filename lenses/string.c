@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callfmt.h"
+#include "calltext.h"
 #include "expr.h"
 #include "lens.h"
 #include "memsrc.h"
@@ -98,10 +98,10 @@ static void print_elts(struct fmt_ctx *c, uint64_t addr,
 		s.want = (size_t)len;
 	have = next_elt(&s, &ch);
 	if (!have && s.want) {
-		out_addr(c, addr);	/* nothing readable */
+		emit_addr(c, addr);	/* nothing readable */
 		return;
 	}
-	out_begin(c, OUT_STRING);
+	emit_begin(c, EMIT_STRING);
 	for (i = 0; have; i++) {
 		if (zero && !ch)
 			break;
@@ -110,12 +110,12 @@ static void print_elts(struct fmt_ctx *c, uint64_t addr,
 			break;
 		}
 		if (esz == 1)
-			out_char(c, (unsigned char)ch, '"');
+			emit_char(c, (unsigned char)ch, '"');
 		else
-			out_wchar(c, ch, '"');
+			emit_wchar(c, ch, '"');
 		have = next_elt(&s, &ch);
 	}
-	out_end(c, OUT_STRING, more);
+	emit_end(c, EMIT_STRING, more);
 	if (s.buf != s.small)
 		free(s.buf);
 }
@@ -173,9 +173,9 @@ static void string_pointer(struct fmt_ctx *c, const struct value *v)
 	int64_t p;
 
 	if (value_int(c, v, &p) < 0) {
-		out_addr(c, v->addr);
+		emit_addr(c, v->addr);
 	} else if (!p) {
-		out_nil(c);
+		emit_nil(c);
 	} else if (to->kind == TYPE_ARRAY) {
 		string_array(c, to, (uint64_t)p, NULL);
 	} else if (char_size(to)) {

@@ -2,7 +2,7 @@
  * a value to the lens of its type. */
 #include <string.h>
 
-#include "callfmt.h"
+#include "calltext.h"
 #include "lens.h"
 #include "memsrc.h"
 #include "strbuf.h"
@@ -74,37 +74,37 @@ static void lens_addr(struct fmt_ctx *c, const struct value *v)
 	int64_t a;
 
 	if (value_int(c, v, &a) < 0)
-		out_addr(c, v->addr);
+		emit_addr(c, v->addr);
 	else
-		out_addr(c, (uint64_t)a);
+		emit_addr(c, (uint64_t)a);
 }
 
 /* hex() and oct() apply to everything below them (members, elements,
  * pointees) that has no lens of its own. */
-static void lens_radix(struct fmt_ctx *c, const struct value *v, int fmt)
+static void lens_radix(struct fmt_ctx *c, const struct value *v, enum radix r)
 {
-	int saved = c->intfmt;
+	enum radix saved = c->radix;
 
-	c->intfmt = fmt;
+	c->radix = r;
 	lens_default(c, v);
-	c->intfmt = saved;
+	c->radix = saved;
 }
 
-size_t lens_budget(const struct fmtopts *o)
+size_t lens_budget(const struct lens_limits *o)
 {
 	return 65536 + 4 * o->strlen;
 }
 
-bool lens_out_full(const struct fmt_ctx *c)
+bool lens_budget_full(const struct fmt_ctx *c)
 {
 	return c->limit && c->sb->len >= c->limit;
 }
 
-void lens_format(struct fmt_ctx *c, const struct value *v)
+void lens_render(struct fmt_ctx *c, const struct value *v)
 {
-	if (lens_out_full(c)) {
+	if (lens_budget_full(c)) {
 		if (!c->cut)
-			out_text(c, "...");
+			emit_text(c, "...");
 		c->cut = true;
 		return;
 	}
@@ -113,8 +113,10 @@ void lens_format(struct fmt_ctx *c, const struct value *v)
 		lens_default(c, v);
 		break;
 	case LENS_HEX:
+		lens_radix(c, v, RADIX_HEX);
+		break;
 	case LENS_OCT:
-		lens_radix(c, v, v->type->lens);
+		lens_radix(c, v, RADIX_OCT);
 		break;
 	case LENS_BOOL:
 		lens_bool(c, v);

@@ -3,20 +3,20 @@
 #include <stddef.h>
 
 #include "bpt.h"
-#include "callfmt.h"
+#include "calltext.h"
 #include "options.h"
 #include "output.h"
 #include "proc.h"
 #include "strbuf.h"
 
-static struct fmtopts fmt;
+static struct lens_limits limits;
 static unsigned long next_id;
 static struct strbuf sb_args, sb_more, sb_ret;
 
 void calls_init(const struct options *o)
 {
-	fmt.strlen = o->strlen;
-	fmt.arraylen = o->arraylen;
+	limits.strlen = o->strlen;
+	limits.arraylen = o->arraylen;
 	strbuf_init(&sb_args);
 	strbuf_init(&sb_more);
 	strbuf_init(&sb_ret);
@@ -50,28 +50,28 @@ void call_entry(struct task *t, const struct breakpoint *b,
 	if (!print)
 		return;
 	strbuf_reset(&sb_args);
-	f->cf = callfmt_entry(&fmt, b->proto, cs, &sb_args);
+	f->ct = calltext_entry(&limits, b->proto, cs, &sb_args);
 	f->had_args = sb_args.len > 0;
-	out_call_entry(t->tid, f->id, b->name, sb_args.s);
+	output_call_entry(t->tid, f->id, b->name, sb_args.s);
 }
 
 void call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 {
 	struct frame *f = &t->frames[i];
-	if (print && !f->cf && f->inherited) {
+	if (print && !f->ct && f->inherited) {
 		/* Its arguments were shown by the parent: only the return
 		 * value matters, so the state is built from the return. */
 		strbuf_reset(&sb_args);
-		f->cf = callfmt_entry(&fmt, f->plt->proto, cs, &sb_args);
+		f->ct = calltext_entry(&limits, f->plt->proto, cs, &sb_args);
 		f->had_args = false;
 	}
-	if (print && f->cf) {
+	if (print && f->ct) {
 		strbuf_reset(&sb_more);
 		strbuf_reset(&sb_ret);
-		/* callfmt_return releases the state. */
-		callfmt_return(f->cf, cs, &sb_more, &sb_ret);
-		f->cf = NULL;
-		out_call_return(t->tid, f->id, f->plt->name, f->had_args,
+		/* calltext_return releases the state. */
+		calltext_return(f->ct, cs, &sb_more, &sb_ret);
+		f->ct = NULL;
+		output_call_return(t->tid, f->id, f->plt->name, f->had_args,
 				sb_more.s, sb_ret.s);
 	}
 	task_pop_frames(t, i);
@@ -101,7 +101,7 @@ void call_inherit(struct task *child, const struct task *parent,
 		struct frame *f = task_push_frame(child);
 		*f = *pf;
 		f->plt = b;
-		f->cf = NULL;
+		f->ct = NULL;
 		f->inherited = true;
 		f->id = ++next_id;
 	}

@@ -1,4 +1,4 @@
-/* The contract between call formatting (ltrace/callfmt.c, lenses/) and the
+/* The contract between call formatting (ltrace/calltext.c, lenses/) and the
  * architecture's calling convention (sysdeps/<arch>/fetch.c).
  *
  * fetch_begin snapshots the registers of the entry stop, so arguments can

@@ -85,8 +85,8 @@ int main(int argc, char **argv)
 	}
 	struct protoset *ps = protoset_new(&o);
 	int fd = open_output(&o);
-	out_init(fd, o.align, o.output != NULL, wants_eager_flush(fd));
-	out_set_pid_prefix(o.follow || o.npids > 1 || (o.npids && path));
+	output_init(fd, o.align, o.output != NULL, wants_eager_flush(fd));
+	output_set_pid_prefix(o.follow || o.npids > 1 || (o.npids && path));
 	error_set_cleanup(backend_cleanup);
 	backend_init(&o, ps);
 	int status = 0;

@@ -27,7 +27,7 @@ static struct {
 	bool failed;
 } out;
 
-void out_init(int fd, int align, bool to_file, bool eager_flush)
+void output_init(int fd, int align, bool to_file, bool eager_flush)
 {
 	out.fd = fd;
 	out.align = align;
@@ -36,12 +36,12 @@ void out_init(int fd, int align, bool to_file, bool eager_flush)
 	strbuf_init(&out.buf);
 }
 
-void out_set_pid_prefix(bool on)
+void output_set_pid_prefix(bool on)
 {
 	out.pid_prefix = on;
 }
 
-void out_flush(void)
+void output_flush(void)
 {
 	size_t off = 0;
 	while (off < out.buf.len && !out.failed) {
@@ -58,12 +58,12 @@ void out_flush(void)
 	out.line_start = 0;
 }
 
-void out_sync(void)
+void output_sync(void)
 {
 	if (out.buf.len && (out.eager || out.buf.len >= FLUSH_AT)) {
 		/* An open call line stays in the buffer while the callee
 		 * runs when the output is not shared with the tracee. */
-		out_flush();
+		output_flush();
 	}
 }
 
@@ -97,10 +97,10 @@ static void end_line(void)
 	out.line_start = out.buf.len;
 	out.flushed_col = 0;
 	if (out.buf.len >= FLUSH_AT)
-		out_flush();
+		output_flush();
 }
 
-void out_call_entry(pid_t pid, unsigned long id, const char *name,
+void output_call_entry(pid_t pid, unsigned long id, const char *name,
 		    const char *args)
 {
 	begin_line(pid);
@@ -125,7 +125,7 @@ static void add_retval(const char *ret)
 	strbuf_addstr(&out.buf, ret);
 }
 
-void out_call_return(pid_t pid, unsigned long id, const char *name,
+void output_call_return(pid_t pid, unsigned long id, const char *name,
 		     bool entry_had_args, const char *more, const char *ret)
 {
 	if (out.open && out.open_pid == pid && out.open_id == id) {
@@ -143,7 +143,7 @@ void out_call_return(pid_t pid, unsigned long id, const char *name,
 	end_line();
 }
 
-void out_line(pid_t pid, const char *fmt, ...)
+void output_line(pid_t pid, const char *fmt, ...)
 {
 	begin_line(pid);
 	va_list ap;

@@ -1,7 +1,7 @@
 /* The trace writer.  It alone owns line structure: prefixes, the
  * alignment column, "<unfinished ...>" when another line interrupts an
  * open call line, and "<... name resumed>" when the call then returns.
- * Output is buffered; out_sync is called before the tracer blocks. */
+ * Output is buffered; output_sync is called before the tracer blocks. */
 #ifndef LTRACE_OUTPUT_H
 #define LTRACE_OUTPUT_H
 
@@ -14,22 +14,22 @@
  * writing to a file named by -o) before every line.  EAGER_FLUSH: flush
  * before every block, for output shared with the tracee (a terminal, a
  * pipe, the tracee's own stdout/stderr). */
-void out_init(int fd, int align, bool to_file, bool eager_flush);
-void out_set_pid_prefix(bool on);
+void output_init(int fd, int align, bool to_file, bool eager_flush);
+void output_set_pid_prefix(bool on);
 
 /* Start a call line: "name(" ARGS, left open. */
-void out_call_entry(pid_t pid, unsigned long id, const char *name,
+void output_call_entry(pid_t pid, unsigned long id, const char *name,
 		    const char *args);
 /* Finish call ID: on its open line if nothing intervened, else as a
  * "<... name resumed> " line. */
-void out_call_return(pid_t pid, unsigned long id, const char *name,
+void output_call_return(pid_t pid, unsigned long id, const char *name,
 		     bool entry_had_args, const char *more, const char *ret);
 /* A whole line (signals, exit status, exec). */
-void out_line(pid_t pid, const char *fmt, ...)
+void output_line(pid_t pid, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Before the tracer blocks. */
-void out_sync(void);
+void output_sync(void);
 /* Write out everything. */
-void out_flush(void);
+void output_flush(void);
 
 #endif

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "callfmt.h"
+#include "calltext.h"
 #include "xmalloc.h"
 
 #define TASK_BUCKETS 1024
@@ -134,7 +134,7 @@ void task_pop_frames(struct task *t, size_t i)
 {
 	while (t->nframes > i) {
 		struct frame *f = &t->frames[--t->nframes];
-		if (f->cf)
-			callfmt_free(f->cf);
+		if (f->ct)
+			calltext_free(f->ct);
 	}
 }

@@ -50,7 +50,7 @@ struct frame {
 	uint64_t ret;		/* return address */
 	uint64_t sp;		/* stack pointer at entry: points at ret */
 	const struct breakpoint *plt;
-	struct callfmt *cf;
+	struct calltext *ct;
 	unsigned long id;	/* identifies the entry line for the output */
 	bool had_args;		/* the entry line showed arguments */
 	bool inherited;		/* copied into a forked child */

@@ -538,7 +538,7 @@ static struct type *addr_type(struct parser *ps)
  * formats: format(string(array(uint, zero)*))). */
 static struct type *parse_format(struct parser *ps)
 {
-	struct type *t = simple(ps, TYPE_FORMAT), *s;
+	struct type *t = simple(ps, TYPE_PACK), *s;
 
 	skip_ws(ps);
 	if (*ps->p != '(')

@@ -196,7 +196,7 @@ bool type_needs_fp(const struct type *t)
 {
 	size_t i;
 
-	if (type_is_float(t) || t->kind == TYPE_FORMAT)
+	if (type_is_float(t) || t->kind == TYPE_PACK)
 		return true;
 	if (t->kind == TYPE_STRUCT) {
 		for (i = 0; i < t->nfields; i++)

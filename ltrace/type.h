@@ -28,7 +28,7 @@ enum type_kind {
 	TYPE_POINTER,
 	TYPE_ARRAY,
 	TYPE_STRUCT,
-	TYPE_FORMAT,	/* printf-style parameter pack; ELT, when set, is
+	TYPE_PACK,	/* printf-style parameter pack; ELT, when set, is
 			 * the string type of the format (format(T)) */
 	TYPE_LDOUBLE,	/* x87 long double: 16 bytes, X87 class */
 };

@@ -34,7 +34,7 @@ struct dfile {
 	struct hmap addrs; /* entry address -> defining DIE */
 	struct hmap protos; /* owned name -> prototype or NULL (miss) */
 	struct hmap types; /* DIE offset -> struct/enum type */
-	struct type *basic[TYPE_FORMAT + 1];
+	struct type *basic[TYPE_PACK + 1];
 	struct type_arena arena;
 	struct dfile *next;
 };
@@ -752,7 +752,7 @@ static struct prototype *build_proto(struct dfile *f, Dwarf_Die *die,
 	 * a nameless char* before the "..." is taken as a format too. */
 	if (var && p->nparams && (!last || is_fmt_name(last)) &&
 	    p->params[p->nparams - 1]->lens == LENS_STRING)
-		p->params[p->nparams - 1] = basic(f, TYPE_FORMAT);
+		p->params[p->nparams - 1] = basic(f, TYPE_PACK);
 	p->split = p->nparams;
 	return p;
 }

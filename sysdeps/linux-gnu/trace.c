@@ -407,7 +407,7 @@ static const char *signame(int sig)
 static void on_signal(struct task *t, int sig)
 {
 	if (task_prints(t) && !opts->no_signals)
-		out_line(t->tid, "--- %s (%s) ---", signame(sig),
+		output_line(t->tid, "--- %s (%s) ---", signame(sig),
 			 strsignal(sig));
 	trace_resume(t, sig);
 }
@@ -425,10 +425,10 @@ static void on_exit_status(struct task *t, int st)
 	bool leader = t->proc && t->tid == t->proc->pid;
 	if ((leader || opts->follow) && t->proc && task_prints(t)) {
 		if (WIFEXITED(st))
-			out_line(t->tid, "+++ exited (status %d) +++",
+			output_line(t->tid, "+++ exited (status %d) +++",
 				 WEXITSTATUS(st));
 		else
-			out_line(t->tid, "+++ killed by %s +++",
+			output_line(t->tid, "+++ killed by %s +++",
 				 signame(WTERMSIG(st)));
 	}
 	if (t->tid == trace_main_pid)
@@ -549,7 +549,7 @@ static void on_exec(struct task *t)
 		p->vfork_parent = NULL;
 	}
 	if (task_prints(t))
-		out_line(t->tid, "--- Called exec() ---");
+		output_line(t->tid, "--- Called exec() ---");
 	task_pop_frames(t, 0);
 	process_clear_libs(p);
 	bpt_table_destroy(&p->bpts);
@@ -687,7 +687,7 @@ int backend_run(void)
 	catch_term_signals();
 	warm_start();
 	while (task_count() > 0 && !stop_sig) {
-		out_sync();
+		output_sync();
 		int st;
 		pid_t tid = wait_any(&st);
 		if (tid < 0) {
@@ -701,7 +701,7 @@ int backend_run(void)
 	warm_stop();
 	if (stop_sig)
 		trace_detach_all();
-	out_flush();
+	output_flush();
 	dwarf_protos_free(dwarf);
 	dwarf = NULL;
 	if (singlesteps && getenv("LTRACE_DEBUG_STEPS"))

@@ -271,7 +271,7 @@ static void check_varargs(struct dwarf_protos *d, const char *lib)
 
 	if ((p = get(d, lib, "dw_printf", 2)))
 		CHECK(is_kind(p->params[0], TYPE_INT, LENS_DEFAULT) &&
-			      p->params[1]->kind == TYPE_FORMAT,
+			      p->params[1]->kind == TYPE_PACK,
 		      "dw_printf: not (int, format)");
 	if ((p = get(d, lib, "dw_varargs", 1)))
 		CHECK(is_kind(p->params[0], TYPE_INT, LENS_DEFAULT),
@@ -330,7 +330,7 @@ static void check_variants(struct dwarf_protos *d)
 		return;
 	}
 	p = dwarf_lookup(d, tmp("libsplit.so"), "dw_printf");
-	CHECK(p && p->nparams == 2 && p->params[1]->kind == TYPE_FORMAT,
+	CHECK(p && p->nparams == 2 && p->params[1]->kind == TYPE_PACK,
 	      "debuglink: dw_printf not found through .gnu_debuglink");
 }
 
@@ -409,7 +409,7 @@ static void check_libc(void)
 			      is_kind(p->params[1], TYPE_ULONG, LENS_DEFAULT),
 		      "qsort: not void(addr, ulong, ulong, addr)");
 	if ((p = get(d, LIBC, "printf", 1)))
-		CHECK(p->params[0]->kind == TYPE_FORMAT,
+		CHECK(p->params[0]->kind == TYPE_PACK,
 		      "printf: not (format)");
 	dwarf_protos_free(d);
 }

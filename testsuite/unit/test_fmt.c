@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/user.h>
 
-#include "callfmt.h"
+#include "calltext.h"
 #include "callsite.h"
 #include "lens.h"
 #include "memsrc.h"
@@ -82,8 +82,8 @@ static void reset(void)
 }
 
 static struct protolib *pl;
-static struct fmtopts opts = { 32, 4 };
-static struct callfmt *pending;
+static struct lens_limits opts = { 32, 4 };
+static struct calltext *pending;
 static struct callsite cs = { &fake_mem, &regs, get_fp, true };
 
 /* Format the entry of NAME (NULL prototype when not in the library). */
@@ -93,7 +93,7 @@ static void entry(const char *name, const char *want, int line)
 
 	strbuf_init(&sb);
 	cs.at_entry = true;
-	pending = callfmt_entry(&opts, protolib_lookup(pl, name), &cs, &sb);
+	pending = calltext_entry(&opts, protolib_lookup(pl, name), &cs, &sb);
 	if (strcmp(sb.s ? sb.s : "", want)) {
 		fprintf(stderr, "test_fmt.c:%d: entry: got [%s] want [%s]\n",
 			line, sb.s ? sb.s : "", want);
@@ -109,7 +109,7 @@ static void ret(const char *want_more, const char *want_ret, int line)
 	strbuf_init(&more);
 	strbuf_init(&r);
 	cs.at_entry = false;
-	callfmt_return(pending, &cs, &more, &r);
+	calltext_return(pending, &cs, &more, &r);
 	pending = NULL;
 	if (strcmp(more.s ? more.s : "", want_more) ||
 	    strcmp(r.s ? r.s : "", want_ret)) {
@@ -197,46 +197,46 @@ static void test_strings(void)
 	RET("", "0");
 	opts.strlen = 5;
 	ENTRY("f_str", "\"abcd\"");
-	callfmt_free(pending);
+	calltext_free(pending);
 	regs.rdi = put_str("abcde");	/* complete: no "..." (ltrace has one) */
 	ENTRY("f_str", "\"abcde\"");
-	callfmt_free(pending);
+	calltext_free(pending);
 	regs.rdi = put_str("abcdef");
 	ENTRY("f_str", "\"abcde\"...");
-	callfmt_free(pending);
+	calltext_free(pending);
 	opts.strlen = 32;
 	regs.rdi = put_str("a\"b\\c\n\001\377");
 	ENTRY("f_str", "\"a\\\"b\\\\c\\n\\001\\377\"");
-	callfmt_free(pending);
+	calltext_free(pending);
 	regs.rdi = 0;
 	ENTRY("f_str", "nil");
-	callfmt_free(pending);
+	calltext_free(pending);
 	regs.rdi = 1;
 	ENTRY("f_str", "0x1");
-	callfmt_free(pending);
+	calltext_free(pending);
 	/* explicit lengths show NULs, like ltrace 0.7.3; the ellipsis
 	 * only when cut */
 	regs.rdi = 0; regs.rsi = put("C.UTF-8\0xy", 11); regs.rdx = 8;
 	ENTRY("g_mc", "0, \"C.UTF-8\\0\", 8");
-	callfmt_free(pending);
+	calltext_free(pending);
 	opts.strlen = 4;
 	regs.rdx = 4;
 	ENTRY("g_mc", "0, \"C.UT\", 4");
-	callfmt_free(pending);
+	calltext_free(pending);
 	regs.rdx = 5;
 	ENTRY("g_mc", "0, \"C.UT\"..., 5");
-	callfmt_free(pending);
+	calltext_free(pending);
 	regs.rdx = 3;
 	ENTRY("g_mc", "0, \"C.U\", 3");
-	callfmt_free(pending);
+	calltext_free(pending);
 	regs.rdi = put_str("abcd");
 	ENTRY("f_str", "\"abcd\"");
-	callfmt_free(pending);
+	calltext_free(pending);
 	opts.strlen = 32;
 	regs.rdi = BASE + MEMSZ - 3;	/* runs into unreadable memory */
 	memcpy(mem + MEMSZ - 3, "xyz", 3);
 	ENTRY("f_str", "\"xyz\"");
-	callfmt_free(pending);
+	calltext_free(pending);
 }
 
 static void test_chars(void)
@@ -251,7 +251,7 @@ static void test_chars(void)
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		regs.rdi = (uint64_t)t[i].v;
 		ENTRY("f_chr", t[i].s);
-		callfmt_free(pending);
+		calltext_free(pending);
 	}
 }
 
@@ -264,13 +264,13 @@ static void test_arrays_structs(void)
 	regs.rdi = put(a, sizeof(a));
 	regs.rsi = 8;
 	ENTRY("f_arr", "[ 1, 2, 3, 4... ], 8");
-	callfmt_free(pending);
+	calltext_free(pending);
 	regs.rsi = 3;
 	ENTRY("f_arr", "[ 1, 2, 3 ], 3");
-	callfmt_free(pending);
+	calltext_free(pending);
 	regs.rsi = 4;
 	ENTRY("f_arr", "[ 1, 2, 3, 4 ], 4");
-	callfmt_free(pending);
+	calltext_free(pending);
 	regs.rdi = 3;
 	regs.rsi = 4;
 	ENTRY("mk_pt", "3, 4");
@@ -283,11 +283,11 @@ static void test_arrays_structs(void)
 	n[2].next = regs.rdi;
 	put(n, sizeof(n));
 	ENTRY("ll", "{ 1, { 2, { 3, recurse^^ } } }");
-	callfmt_free(pending);
+	calltext_free(pending);
 	n[2].next = regs.rdi + 32;
 	memcpy(mem + (regs.rdi - BASE), n, sizeof(n));
 	ENTRY("ll", "{ 1, { 2, { 3, recurse } } }");
-	callfmt_free(pending);
+	calltext_free(pending);
 }
 
 /* A long linked list stops at -A nested structs of one type. */
@@ -306,7 +306,7 @@ static void test_deep_list(void)
 	put(n, sizeof(n));
 	regs.rdi = base;
 	ENTRY("ll", "{ 0, { 1, { 2, { 3, ... } } } }");
-	callfmt_free(pending);
+	calltext_free(pending);
 }
 
 static void test_floats(void)
@@ -323,7 +323,7 @@ static void test_floats(void)
 	set_xmm(0, 8.5);
 	set_stack(2, 9);
 	ENTRY("many", "1, 2, 3, 4, 5, 6, 7, 8.500000, 9");
-	callfmt_free(pending);
+	calltext_free(pending);
 }
 
 static void test_struct_passing(void)
@@ -336,7 +336,7 @@ static void test_struct_passing(void)
 	set_stack(1, 4); set_stack(2, 5); set_stack(3, 6);
 	regs.rsi = 9;
 	ENTRY("f_sp", "{ 1, 2 }, { 4, 5, 6 }, 9");
-	callfmt_free(pending);
+	calltext_free(pending);
 	/* MEMORY-class return: hidden pointer in rdi, then the args */
 	regs.rdi = BASE + 4096;
 	regs.rsi = 7;
@@ -350,7 +350,7 @@ static void test_struct_passing(void)
 	set_xmm(1, 3.25);
 	regs.rdi = 42;
 	ENTRY("g_fs", "{ 1.500000, 2.500000 }, { 3.250000, 42 }");
-	callfmt_free(pending);
+	calltext_free(pending);
 }
 
 static void test_lenses(void)
@@ -365,27 +365,27 @@ static void test_lenses(void)
 	for (i = 0; i < sizeof(bv) / sizeof(bv[0]); i++) {
 		regs.rdi = bv[i].v;
 		ENTRY("bv", bv[i].s);
-		callfmt_free(pending);
+		calltext_free(pending);
 	}
 	regs.rdi = 44; regs.rsi = 0755; regs.rdx = 0xffffffff;
 	ENTRY("g_hex", "0x2c, 0755, 0xffffffff");
-	callfmt_free(pending);
+	calltext_free(pending);
 	regs.rdi = 1; regs.rsi = 7;
 	ENTRY("g_en", "1, X");
-	callfmt_free(pending);
+	calltext_free(pending);
 	regs.rdi = 5; regs.rsi = 6;
 	ENTRY("g_en", "B, 6");
-	callfmt_free(pending);
+	calltext_free(pending);
 	regs.rdi = 6;
 	ENTRY("g_en", "C, 6");
-	callfmt_free(pending);
+	calltext_free(pending);
 	regs.rdi = 0;
 	ENTRY("g_b", "false");
 	regs.rax = 3;
 	RET("", "true");
 	regs.rdi = 2; regs.rsi = 5; regs.rdx = 7;
 	ENTRY("g_hide", "2, 7");
-	callfmt_free(pending);
+	calltext_free(pending);
 }
 
 static void test_unknown(void)
@@ -410,16 +410,16 @@ static void test_pointers(void)
 	regs.rsi = regs.rdi;
 	regs.rdx = 0;
 	ENTRY("g_ip", "77, 0x10000, 0");
-	callfmt_free(pending);
+	calltext_free(pending);
 	regs.rdi = 0; regs.rsi = 0;
 	ENTRY("g_ip", "nil, 0, 0");
-	callfmt_free(pending);
+	calltext_free(pending);
 	regs.rdi = 8;
 	ENTRY("g_ip", "0x8, 0, 0");
-	callfmt_free(pending);
+	calltext_free(pending);
 	regs.rdi = put_str("xyz");
 	ENTRY("g_cp", "'x'");
-	callfmt_free(pending);
+	calltext_free(pending);
 }
 
 static void test_arrays_of_strings(void)
@@ -434,12 +434,12 @@ static void test_arrays_of_strings(void)
 	regs.rdi = put(sa, sizeof(sa));
 	regs.rsi = 2;
 	ENTRY("g_sa", "[ \"a\", \"bb\" ], 2");
-	callfmt_free(pending);
+	calltext_free(pending);
 	st.n = 3;
 	st.s = put_str("hello");
 	regs.rdi = put(&st, sizeof(st));
 	ENTRY("g_sarr", "{ 3, \"hel\" }");
-	callfmt_free(pending);
+	calltext_free(pending);
 }
 
 /* Out-parameters are formatted at return from the entry's register
@@ -457,10 +457,10 @@ static void test_out_params(void)
 	RET("\"filled\", 16", "6");
 	regs.rdi = 1; regs.rsi = put_str("hello world"); regs.rdx = 5;
 	ENTRY("g_w", "1, \"hello\", 5");
-	callfmt_free(pending);
+	calltext_free(pending);
 	opts.strlen = 4;
 	ENTRY("g_w", "1, \"hell\"..., 5");
-	callfmt_free(pending);
+	calltext_free(pending);
 	opts.strlen = 32;
 }
 
@@ -483,7 +483,7 @@ static void test_format(void)
 	opts.strlen = 5;
 	ENTRY("printf", "\"%s %d\"..., \"fmt\", 42, 1.500000, 2.250000, "
 	      "'q', 0xff, 7, 0");
-	callfmt_free(pending);
+	calltext_free(pending);
 	opts.strlen = 32;
 	/* a format far longer than -s still decides the arguments */
 	memset(longfmt, 'x', sizeof(longfmt));
@@ -494,18 +494,18 @@ static void test_format(void)
 	/* %.*s shows at most the precision's characters */
 	ENTRY("printf", "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"..., 1, 2, 3, "
 	      "2, \"ab\"");
-	callfmt_free(pending);
+	calltext_free(pending);
 	regs.rdi = put_str("%hhd %hd %lld %o %e %g %s\n");
 	regs.rsi = 300; regs.rdx = 70000; regs.rcx = 5; regs.r8 = 8;
 	set_xmm(0, 1.5); set_xmm(1, 2.5);
 	regs.r9 = put_str("z");
 	ENTRY("printf", "\"%hhd %hd %lld %o %e %g %s\\n\", ',', 4464, 5, "
 	      "010, 1.500000, 2.500000, \"z\"");
-	callfmt_free(pending);
+	calltext_free(pending);
 	/* fixed-length strings stop at a NUL */
 	regs.rdi = 1; regs.rsi = put("ab\0cd\n", 7); regs.rdx = 6;
 	ENTRY("g_w", "1, \"ab\", 6");
-	callfmt_free(pending);
+	calltext_free(pending);
 	/* snprintf(+string2, ulong, format): all printed at return */
 	regs.rdi = put("\0\0\0\0\0\0\0\0", 8);
 	regs.rsi = 8;
@@ -531,11 +531,11 @@ static void test_wide(void)
 	regs.rdx = put(bad, sizeof(bad));
 	ENTRY("g_wide", "\"\u0427\u0442\u043e-\u0442o.\\n\", \"a\u00e9c\", "
 	      "\"\\x{d800}\\x{110000}\\x{85}\"");
-	callfmt_free(pending);
+	calltext_free(pending);
 	opts.strlen = 3;
 	ENTRY("g_wide", "\"\u0427\u0442\u043e\"..., \"a\u00e9c\", "
 	      "\"\\x{d800}\\x{110000}\\x{85}\"");
-	callfmt_free(pending);
+	calltext_free(pending);
 	opts.strlen = 32;
 	/* a wide format and its arguments */
 	{
@@ -546,7 +546,7 @@ static void test_wide(void)
 		regs.rdx = 5;
 		ENTRY("wprintf", "\"\u0427 %ls %d\", "
 		      "\"\u0427\u0442\u043e-\u0442o.\\n\", 5");
-		callfmt_free(pending);
+		calltext_free(pending);
 	}
 }
 
@@ -573,7 +573,7 @@ static void test_format_more(void)
 	ENTRY("printf", "\"%hhu %hhx %hx %ho %zu %jd %td %qd %Lf %m %n %%\", "
 	      "255, 0xff, 0x2345, 010, 18446744073709551615, -2, -3, "
 	      "1099511627776, 2.500000, 0x1234");
-	callfmt_free(pending);
+	calltext_free(pending);
 	opts.strlen = 32;
 	regs.rsp = STACK;
 	/* ten doubles: eight in xmm0-7, then the stack */
@@ -590,25 +590,25 @@ static void test_format_more(void)
 	ENTRY("printf", "\"%f %f %f %f %f %f %f %f %f %f %d\", 0.500000, "
 	      "1.500000, 2.500000, 3.500000, 4.500000, 5.500000, 6.500000, "
 	      "7.500000, 8.500000, 9.500000, 77");
-	callfmt_free(pending);
+	calltext_free(pending);
 	/* positional: shown in argument order, types from the specs */
 	regs.rdi = put_str("%2$s %1$d %3$*1$x");
 	regs.rsi = 4; regs.rdx = put_str("two"); regs.rcx = 255;
 	ENTRY("printf", "\"%2$s %1$d %3$*1$x\", 4, \"two\", 0xff");
-	callfmt_free(pending);
+	calltext_free(pending);
 	/* an unknown conversion ends the pack; a NULL format is nil */
 	regs.rdi = put_str("%d %y %d");
 	regs.rsi = 1;
 	ENTRY("printf", "\"%d %y %d\", 1");
-	callfmt_free(pending);
+	calltext_free(pending);
 	regs.rdi = 0;
 	ENTRY("printf", "nil");
-	callfmt_free(pending);
+	calltext_free(pending);
 	/* %.0s and %.s print no characters */
 	regs.rdi = put_str("%.s|%.0s|%5.1s");
 	regs.rsi = regs.rdx = regs.rcx = put_str("abc");
 	ENTRY("printf", "\"%.s|%.0s|%5.1s\", \"\", \"\", \"a\"");
-	callfmt_free(pending);
+	calltext_free(pending);
 }
 
 static void test_ldouble(void)
@@ -631,7 +631,7 @@ static void test_ldouble(void)
 	set_xmmf(1, 0.5f);
 	regs.rdi = 8;
 	ENTRY("g_hexd", "0x1p+0, 0x1p-1, 010");
-	callfmt_free(pending);
+	calltext_free(pending);
 }
 
 /* Struct members whose place depends on an earlier member's value. */
@@ -648,19 +648,19 @@ static void test_dynamic_structs(void)
 	memcpy(b + 8, v, sizeof(v));	/* 3 ints, then the int member */
 	regs.rdi = put(b, sizeof(b));
 	ENTRY("g_dyn", "{ 3, [ 10, 20, 30 ], 99 }");
-	callfmt_free(pending);
+	calltext_free(pending);
 	/* more than -A elements: cut, but the next member is still found */
 	n = 5;
 	memcpy(b, &n, 8);
 	memcpy(b + 8 + 5 * 4, &v[3], 4);
 	memcpy(mem + (regs.rdi - BASE), b, sizeof(b));
 	ENTRY("g_dyn", "{ 5, [ 10, 20, 30, 99... ], 99 }");
-	callfmt_free(pending);
+	calltext_free(pending);
 	/* a corrupt length ends the struct instead of reading gigabytes */
 	n = 1ULL << 60;
 	memcpy(mem + (regs.rdi - BASE), &n, 8);
 	ENTRY("g_dyn", "{ 1152921504606846976, ... }");
-	callfmt_free(pending);
+	calltext_free(pending);
 	/* eltN may name a later member (struct iovec) */
 	{
 		uint64_t iov[4];
@@ -671,7 +671,7 @@ static void test_dynamic_structs(void)
 		iov[3] = 7;
 		regs.rdi = 3; regs.rsi = put(iov, sizeof(iov)); regs.rdx = 2;
 		ENTRY("g_iov", "3, [ { \"head\", 4 }, { \"er\\nbody\", 7 } ], 2");
-		callfmt_free(pending);
+		calltext_free(pending);
 	}
 	/* an inline zero-terminated string, then an int right after it */
 	memset(b, 0, sizeof(b));
@@ -680,14 +680,14 @@ static void test_dynamic_structs(void)
 	memcpy(b + 4, v, 4);
 	regs.rdi = put(b, sizeof(b));
 	ENTRY("g_dynz", "{ \"hey\", 7 }");
-	callfmt_free(pending);
+	calltext_free(pending);
 	/* dirent: zero(256) is 256 bytes of storage */
 	memset(&de, 0, sizeof(de));
 	de.ino = 42;
 	strcpy(de.name, "file.txt");
 	regs.rdi = put(&de, sizeof(de));
 	ENTRY("g_dirent", "{ 42, \"file.txt\" }");
-	callfmt_free(pending);
+	calltext_free(pending);
 }
 
 /* Bounds: a huge array length reads -A + 1 elements; cycles and wide
@@ -703,10 +703,10 @@ static void test_bounds(void)
 	regs.rdi = put(a, sizeof(a));
 	regs.rsi = 1ULL << 40;
 	ENTRY("g_bigarr", "[ 1, 2, 3, 4... ], 1099511627776");
-	callfmt_free(pending);
+	calltext_free(pending);
 	regs.rsi = (uint64_t)-1;	/* a negative length is empty */
 	ENTRY("g_bigarr", "[  ], 18446744073709551615");
-	callfmt_free(pending);
+	calltext_free(pending);
 	/* a tree whose children point back up: every pointer back to a
 	 * node being printed is a recurse */
 	base = BASE + brk_off;
@@ -716,10 +716,10 @@ static void test_bounds(void)
 	put(t, sizeof(t));
 	regs.rdi = base;
 	ENTRY("g_tree", "{ 1, { 2, recurse^, recurse }, { 3, recurse, nil } }");
-	callfmt_free(pending);
+	calltext_free(pending);
 	/* -A 64 over 64x64 arrays behind pointers: cut at the budget */
 	{
-		struct fmtopts saved = opts;
+		struct lens_limits saved = opts;
 		struct strbuf sb;
 		uint64_t b = BASE + 8;
 
@@ -732,11 +732,11 @@ static void test_bounds(void)
 		regs.rdi = regs.rsi = regs.rdx = BASE;
 		strbuf_init(&sb);
 		cs.at_entry = true;
-		pending = callfmt_entry(&opts, protolib_lookup(pl, "g_wideout"),
+		pending = calltext_entry(&opts, protolib_lookup(pl, "g_wideout"),
 					&cs, &sb);
 		CHECK_LEN(sb.len, lens_budget(&opts));
 		strbuf_destroy(&sb);
-		callfmt_free(pending);
+		calltext_free(pending);
 		opts = saved;
 	}
 }
@@ -752,19 +752,19 @@ static void test_more_lenses(void)
 	regs.rdi = put(bits, 2);
 	regs.rsi = x[0] | (uint64_t)x[1] << 32;
 	ENTRY("g_bvp", "<0,2,15>, <0,63>");
-	callfmt_free(pending);
+	calltext_free(pending);
 	regs.rdi = put(&one, 4); regs.rsi = 0xffff; regs.rdx = 0x1ff;
 	ENTRY("g_bp", "true, N, 0xff");
-	callfmt_free(pending);
+	calltext_free(pending);
 	regs.rdi = 0; regs.rsi = 1; regs.rdx = 0;
 	ENTRY("g_bp", "false, P, 0");
-	callfmt_free(pending);
+	calltext_free(pending);
 	/* 13 bytes: INTEGER class, in rdi and rsi */
 	memcpy(&regs.rdi, &cs1, 8);
 	regs.rsi = 0;
 	memcpy(&regs.rsi, (char *)&cs1 + 8, 5);
 	ENTRY("g_cs", "{ 5, 'z', \"abcd\" }");
-	callfmt_free(pending);
+	calltext_free(pending);
 }
 
 int main(void)

@@ -71,7 +71,7 @@ static void test_basic(void)
 	CHECK(p && p->params[0]->elt->nfields == 2 &&
 	      p->params[0]->elt->fields[1]->elt == p->params[0]->elt);
 	p = protolib_lookup(pl, "fn");
-	CHECK(p && p->nparams == 4 && p->params[3]->kind == TYPE_FORMAT);
+	CHECK(p && p->nparams == 4 && p->params[3]->kind == TYPE_PACK);
 	CHECK(p && p->params[1]->lens == LENS_ADDR);
 	p = protolib_lookup(pl, "e");
 	CHECK(p && p->params[0]->kind == TYPE_LONG &&
@@ -206,7 +206,7 @@ static void test_constructs(void)
 	CHECK(p && type_offsetof(p->params[0]->elt, 4) == 19);
 	p = protolib_lookup(pl, "fl");
 	CHECK(p && p->ret->kind == TYPE_LDOUBLE && type_sizeof(p->ret) == 16);
-	CHECK(p && p->params[1]->kind == TYPE_FORMAT && p->params[1]->elt &&
+	CHECK(p && p->params[1]->kind == TYPE_PACK && p->params[1]->elt &&
 	      p->params[1]->elt->lens == LENS_STRING);
 	p = protolib_lookup(pl, "st");
 	CHECK(p && p->params[0]->kind == TYPE_ARRAY &&

@@ -100,7 +100,7 @@ static size_t classify(const struct type *t, enum cls cl[2])
 	size_t size = type_sizeof(t);
 
 	cl[0] = cl[1] = CLS_NONE;
-	if (t->kind == TYPE_ARRAY || t->kind == TYPE_FORMAT) {
+	if (t->kind == TYPE_ARRAY || t->kind == TYPE_PACK) {
 		cl[0] = CLS_INTEGER;	/* decays to a pointer */
 		return 1;
 	}

@@ -1,7 +1,7 @@
 /* Formatting one call's arguments and return value.
  *
- * The core prints "name(" itself, then what callfmt_entry appended, and at
- * the return: what callfmt_return appended to MORE (arguments printed at
+ * The core prints "name(" itself, then what calltext_entry appended, and at
+ * the return: what calltext_return appended to MORE (arguments printed at
  * return, i.e. after a '+' in the prototype), ")", padding, "= " and RET.
  * Neither MORE nor the entry text carries a leading or trailing ", ": the
  * core adds ", " between the entry text and MORE when both are non-empty
@@ -11,35 +11,35 @@
  * it knows nothing about: four integer arguments and an integer return,
  * each through the "guess" lens (decimal when in -10000..10000, else hex).
  */
-#ifndef LTRACE_CALLFMT_H
-#define LTRACE_CALLFMT_H
+#ifndef LTRACE_CALLTEXT_H
+#define LTRACE_CALLTEXT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "forward.h"
 
-struct fmtopts {
+struct lens_limits {
 	size_t strlen;		/* -s: max characters of a string */
 	size_t arraylen;	/* -A: max elements of an array */
 };
 
 /* Fetch and format the arguments printed at entry, appending to OUT.
- * Returns a state to hand to callfmt_return (never NULL), holding
+ * Returns a state to hand to calltext_return (never NULL), holding
  * whatever the return needs (argument values referenced by expressions,
  * the fetch cursor for out-parameters). */
-struct callfmt *callfmt_entry(const struct fmtopts *o,
+struct calltext *calltext_entry(const struct lens_limits *o,
 			      const struct prototype *p,
 			      struct callsite *cs, struct strbuf *out);
 
 /* At the return stop: append the arguments printed at return to MORE and
  * the return value to RET ("<void>" for void).  Releases CF: do not call
- * callfmt_free after it. */
-void callfmt_return(struct callfmt *cf, struct callsite *cs,
+ * calltext_free after it. */
+void calltext_return(struct calltext *cf, struct callsite *cs,
 		    struct strbuf *more, struct strbuf *ret);
 
 /* Release the state without formatting the return (the call never
  * returned: longjmp, exit, exec). */
-void callfmt_free(struct callfmt *cf);
+void calltext_free(struct calltext *cf);
 
 #endif

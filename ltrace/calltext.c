@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callfmt.h"
+#include "calltext.h"
 #include "callsite.h"
 #include "expr.h"
 #include "fetch.h"
@@ -14,8 +14,8 @@
 #include "type.h"
 #include "xmalloc.h"
 
-struct callfmt {
-	struct fmtopts o;
+struct calltext {
+	struct lens_limits o;
 	const struct prototype *p;
 	struct fetch_ctx *fetch;
 	struct fetch_ctx *pack;		/* cursor after a format parameter */
@@ -58,16 +58,16 @@ static struct value fetched_value(const struct type *t,
 
 static int env_arg(void *data, long n, int64_t *out)
 {
-	struct callfmt *cf = data;
-	struct fmt_ctx c = { .o = &cf->o };
+	struct calltext *ct = data;
+	struct fmt_ctx c = { .o = &ct->o };
 	struct value v;
 
 	if (n == 0) {
-		if (!cf->have_ret)
+		if (!ct->have_ret)
 			return -1;
-		v = fetched_value(cf->p->ret, cf->ret);
-	} else if ((size_t)n <= cf->nfetched) {
-		v = fetched_value(cf->p->params[n - 1], cf->args[n - 1]);
+		v = fetched_value(ct->p->ret, ct->ret);
+	} else if ((size_t)n <= ct->nfetched) {
+		v = fetched_value(ct->p->params[n - 1], ct->args[n - 1]);
 	} else {
 		return -1;
 	}
@@ -87,72 +87,72 @@ static bool needs_fp_after(const struct prototype *p, size_t from)
 }
 
 /* Fetch every parameter; a format parameter ends the list. */
-static void fetch_all(struct callfmt *cf, struct callsite *cs)
+static void fetch_all(struct calltext *ct, struct callsite *cs)
 {
-	const struct prototype *p = cf->p;
+	const struct prototype *p = ct->p;
 	size_t i;
 
-	cf->args = xcalloc(p->nparams ? p->nparams : 1, sizeof(*cf->args));
+	ct->args = xcalloc(p->nparams ? p->nparams : 1, sizeof(*ct->args));
 	for (i = 0; i < p->nparams; i++) {
-		cf->args[i] = xmalloc(fetch_bufsize(p->params[i]));
-		fetch_arg(cf->fetch, cs, p->params[i], cf->args[i]);
-		cf->nfetched = i + 1;
-		if (p->params[i]->kind == TYPE_FORMAT) {
-			cf->pack = fetch_clone(cf->fetch);
+		ct->args[i] = xmalloc(fetch_bufsize(p->params[i]));
+		fetch_arg(ct->fetch, cs, p->params[i], ct->args[i]);
+		ct->nfetched = i + 1;
+		if (p->params[i]->kind == TYPE_PACK) {
+			ct->pack = fetch_clone(ct->fetch);
 			break;
 		}
 	}
 }
 
-static void format_params(struct callfmt *cf, struct callsite *cs,
+static void show_params(struct calltext *ct, struct callsite *cs,
 			  size_t from, size_t to, struct strbuf *out)
 {
 	struct fmt_ctx c = {
-		.o = &cf->o, .mem = cs->mem, .cs = cs, .env = &cf->env,
-		.sb = out, .limit = out->len + lens_budget(&cf->o),
+		.o = &ct->o, .mem = cs->mem, .cs = cs, .env = &ct->env,
+		.sb = out, .limit = out->len + lens_budget(&ct->o),
 	};
 	struct value v;
 	size_t i, idx = 0;
 
-	for (i = from; i < to && i < cf->nfetched; i++) {
-		const struct type *t = cf->p->params[i];
+	for (i = from; i < to && i < ct->nfetched; i++) {
+		const struct type *t = ct->p->params[i];
 
 		if (lens_hidden(t))
 			continue;
-		out_sep(&c, OUT_ARGS, idx++);
-		v = fetched_value(t, cf->args[i]);
-		c.fetch = t->kind == TYPE_FORMAT && cf->pack
-				  ? fetch_clone(cf->pack) : NULL;
-		lens_format(&c, &v);
+		emit_sep(&c, EMIT_ARGS, idx++);
+		v = fetched_value(t, ct->args[i]);
+		c.fetch = t->kind == TYPE_PACK && ct->pack
+				  ? fetch_clone(ct->pack) : NULL;
+		lens_render(&c, &v);
 		if (c.fetch)
 			fetch_free(c.fetch);
 	}
 }
 
-struct callfmt *callfmt_entry(const struct fmtopts *o,
+struct calltext *calltext_entry(const struct lens_limits *o,
 			      const struct prototype *p,
 			      struct callsite *cs, struct strbuf *out)
 {
-	struct callfmt *cf = xcalloc(1, sizeof(*cf));
+	struct calltext *ct = xcalloc(1, sizeof(*ct));
 
-	cf->o = *o;
-	cf->p = p ? p : &default_proto;
-	cf->env.arg = env_arg;
-	cf->env.arg_data = cf;
-	cf->fetch = fetch_begin(cs, cf->p->ret,
-				needs_fp_after(cf->p, cf->p->split));
-	fetch_all(cf, cs);
-	format_params(cf, cs, 0, cf->p->split, out);
-	return cf;
+	ct->o = *o;
+	ct->p = p ? p : &default_proto;
+	ct->env.arg = env_arg;
+	ct->env.arg_data = ct;
+	ct->fetch = fetch_begin(cs, ct->p->ret,
+				needs_fp_after(ct->p, ct->p->split));
+	fetch_all(ct, cs);
+	show_params(ct, cs, 0, ct->p->split, out);
+	return ct;
 }
 
-static void format_ret(struct callfmt *cf, struct callsite *cs,
+static void show_ret(struct calltext *ct, struct callsite *cs,
 		       struct strbuf *ret)
 {
-	const struct type *t = cf->p->ret;
+	const struct type *t = ct->p->ret;
 	struct fmt_ctx c = {
-		.o = &cf->o, .mem = cs->mem, .cs = cs, .env = &cf->env,
-		.sb = ret, .limit = ret->len + lens_budget(&cf->o),
+		.o = &ct->o, .mem = cs->mem, .cs = cs, .env = &ct->env,
+		.sb = ret, .limit = ret->len + lens_budget(&ct->o),
 	};
 	struct value v;
 
@@ -160,38 +160,38 @@ static void format_ret(struct callfmt *cf, struct callsite *cs,
 		strbuf_addstr(ret, "<void>");
 		return;
 	}
-	v = fetched_value(t, cf->ret);
-	lens_format(&c, &v);
+	v = fetched_value(t, ct->ret);
+	lens_render(&c, &v);
 }
 
-void callfmt_return(struct callfmt *cf, struct callsite *cs,
+void calltext_return(struct calltext *ct, struct callsite *cs,
 		    struct strbuf *more, struct strbuf *ret)
 {
-	const struct type *t = cf->p->ret;
+	const struct type *t = ct->p->ret;
 
-	cf->ret = xmalloc(fetch_bufsize(t));
+	ct->ret = xmalloc(fetch_bufsize(t));
 	if (t->kind == TYPE_VOID)
-		memset(cf->ret, 0, fetch_bufsize(t));
+		memset(ct->ret, 0, fetch_bufsize(t));
 	else
-		fetch_retval(cf->fetch, cs, t, cf->ret);
-	cf->have_ret = true;
-	format_params(cf, cs, cf->p->split, cf->p->nparams, more);
-	format_ret(cf, cs, ret);
-	callfmt_free(cf);
+		fetch_retval(ct->fetch, cs, t, ct->ret);
+	ct->have_ret = true;
+	show_params(ct, cs, ct->p->split, ct->p->nparams, more);
+	show_ret(ct, cs, ret);
+	calltext_free(ct);
 }
 
-void callfmt_free(struct callfmt *cf)
+void calltext_free(struct calltext *ct)
 {
 	size_t i;
 
-	if (!cf)
+	if (!ct)
 		return;
-	for (i = 0; i < cf->nfetched; i++)
-		free(cf->args[i]);
-	free(cf->args);
-	free(cf->ret);
-	if (cf->pack)
-		fetch_free(cf->pack);
-	fetch_free(cf->fetch);
-	free(cf);
+	for (i = 0; i < ct->nfetched; i++)
+		free(ct->args[i]);
+	free(ct->args);
+	free(ct->ret);
+	if (ct->pack)
+		fetch_free(ct->pack);
+	fetch_free(ct->fetch);
+	free(ct);
 }

@@ -9,42 +9,42 @@
 static const struct {
 	const char *open, *close, *sep;
 } groups[] = {
-	[OUT_ARRAY] = { "[ ", " ]", ", " },
-	[OUT_STRUCT] = { "{ ", " }", ", " },
-	[OUT_STRING] = { "\"", "\"", "" },
-	[OUT_BITVEC] = { "<", ">", "," },
-	[OUT_ARGS] = { "", "", ", " },
+	[EMIT_ARRAY] = { "[ ", " ]", ", " },
+	[EMIT_STRUCT] = { "{ ", " }", ", " },
+	[EMIT_STRING] = { "\"", "\"", "" },
+	[EMIT_BITVEC] = { "<", ">", "," },
+	[EMIT_ARGS] = { "", "", ", " },
 };
 
-void out_begin(struct fmt_ctx *c, enum out_group g)
+void emit_begin(struct fmt_ctx *c, enum emit_group g)
 {
 	strbuf_addstr(c->sb, groups[g].open);
 }
 
 /* Arrays put the ellipsis inside the bracket ("[ 1, 2... ]"), strings
  * after the closing quote ("\"abc\"..."). */
-void out_end(struct fmt_ctx *c, enum out_group g, bool more)
+void emit_end(struct fmt_ctx *c, enum emit_group g, bool more)
 {
-	if (more && g != OUT_STRING)
+	if (more && g != EMIT_STRING)
 		strbuf_addstr(c->sb, "...");
 	strbuf_addstr(c->sb, groups[g].close);
-	if (more && g == OUT_STRING)
+	if (more && g == EMIT_STRING)
 		strbuf_addstr(c->sb, "...");
 }
 
-void out_sep(struct fmt_ctx *c, enum out_group g, size_t idx)
+void emit_sep(struct fmt_ctx *c, enum emit_group g, size_t idx)
 {
 	if (idx)
 		strbuf_addstr(c->sb, groups[g].sep);
 }
 
-void out_text(struct fmt_ctx *c, const char *s)
+void emit_text(struct fmt_ctx *c, const char *s)
 {
 	strbuf_addstr(c->sb, s);
 }
 
 /* Numbers can be long (%f of 1e300 has 300 digits): format in place. */
-void out_printf(struct fmt_ctx *c, const char *fmt, ...)
+void emit_printf(struct fmt_ctx *c, const char *fmt, ...)
 {
 	char buf[128];
 	va_list ap, ap2;
@@ -83,7 +83,7 @@ static char escape_letter(unsigned char ch)
 
 /* Escapes as ltrace prints them; we also escape '"' inside strings
  * (ltrace 0.7.3 leaves it bare, which makes the output ambiguous). */
-void out_char(struct fmt_ctx *c, unsigned char ch, char quote)
+void emit_char(struct fmt_ctx *c, unsigned char ch, char quote)
 {
 	char l = escape_letter(ch);
 
@@ -93,38 +93,38 @@ void out_char(struct fmt_ctx *c, unsigned char ch, char quote)
 	} else if (ch == '"' && quote == '"') {
 		strbuf_addstr(c->sb, "\\\"");
 	} else if (ch < 0x20 || ch >= 0x7f) {
-		out_printf(c, "\\%03o", ch);
+		emit_printf(c, "\\%03o", ch);
 	} else {
 		strbuf_addch(c->sb, (char)ch);
 	}
 }
 
-void out_nil(struct fmt_ctx *c)
+void emit_nil(struct fmt_ctx *c)
 {
 	strbuf_addstr(c->sb, "nil");
 }
 
-void out_addr(struct fmt_ctx *c, uint64_t a)
+void emit_addr(struct fmt_ctx *c, uint64_t a)
 {
 	if (a)
-		out_printf(c, "%#llx", (unsigned long long)a);
+		emit_printf(c, "%#llx", (unsigned long long)a);
 	else
 		strbuf_addch(c->sb, '0');
 }
 
-/* UTF-8 for printable code points; ASCII as out_char; C1 controls,
+/* UTF-8 for printable code points; ASCII as emit_char; C1 controls,
  * surrogates and values past U+10FFFF as \x{...}. */
-void out_wchar(struct fmt_ctx *c, uint32_t cp, char quote)
+void emit_wchar(struct fmt_ctx *c, uint32_t cp, char quote)
 {
 	char u[4];
 	size_t n;
 
 	if (cp < 0x80) {
-		out_char(c, (unsigned char)cp, quote);
+		emit_char(c, (unsigned char)cp, quote);
 		return;
 	}
 	if (cp < 0xa0 || (cp >= 0xd800 && cp < 0xe000) || cp > 0x10ffff) {
-		out_printf(c, "\\x{%x}", (unsigned)cp);
+		emit_printf(c, "\\x{%x}", (unsigned)cp);
 		return;
 	}
 	if (cp < 0x800) {
