@@ -21,38 +21,17 @@
 #define FORMAT_MAX 65536
 #define MAX_POS 64	/* positional arguments followed */
 
-static struct expr zero_expr = { .kind = EXPR_ZERO };
-static struct type t_char = { .kind = TYPE_CHAR };
-static struct type t_int = { .kind = TYPE_INT };
-static struct type t_short = { .kind = TYPE_SHORT };
-static struct type t_ushort = { .kind = TYPE_USHORT };
-static struct type t_uint = { .kind = TYPE_UINT };
-static struct type t_long = { .kind = TYPE_LONG };
-static struct type t_ulong = { .kind = TYPE_ULONG };
-static struct type t_double = { .kind = TYPE_DOUBLE };
-static struct type t_ldouble = { .kind = TYPE_LDOUBLE };
-static struct type t_xchar = { .kind = TYPE_CHAR, .lens = LENS_HEX };
-static struct type t_xushort = { .kind = TYPE_USHORT, .lens = LENS_HEX };
-static struct type t_xuint = { .kind = TYPE_UINT, .lens = LENS_HEX };
-static struct type t_xulong = { .kind = TYPE_ULONG, .lens = LENS_HEX };
-static struct type t_ochar = { .kind = TYPE_CHAR, .lens = LENS_OCT };
-static struct type t_oushort = { .kind = TYPE_USHORT, .lens = LENS_OCT };
-static struct type t_ouint = { .kind = TYPE_UINT, .lens = LENS_OCT };
-static struct type t_oulong = { .kind = TYPE_ULONG, .lens = LENS_OCT };
-static struct type t_void = { .kind = TYPE_VOID };
-static struct type t_addr = { .kind = TYPE_POINTER, .lens = LENS_ADDR,
-			      .elt = &t_void };
-static struct type t_chars = { .kind = TYPE_ARRAY, .elt = &t_char,
-			       .len = &zero_expr };
-static struct type t_string = { .kind = TYPE_POINTER, .lens = LENS_STRING,
-				.elt = &t_chars };
-static struct type t_wchars = { .kind = TYPE_ARRAY, .elt = &t_int,
-				.len = &zero_expr };
-static struct type t_wstring = { .kind = TYPE_POINTER, .lens = LENS_STRING,
-				 .elt = &t_wchars };
 /* %hhu: an unsigned byte, shown through a ushort whose high byte is
- * cleared (see pack_arg) */
-static struct type t_uchar = { .kind = TYPE_USHORT };
+ * cleared (see pack_arg); a type of its own so that pack_arg can tell it
+ * from %hu. */
+static const struct type *uchar_type(void)
+{
+	static struct type *t;
+
+	if (!t)
+		t = type_new(type_builtin_arena(), TYPE_USHORT);
+	return t;
+}
 
 /* The format string at ADDR with elements of ESZ bytes (1, or 2/4 for a
  * wide format), read in growing chunks and narrowed for parsing: wide
@@ -105,42 +84,53 @@ struct spec {
 	char conv;
 };
 
+/* What '*' widths and precisions read, and a position nothing names. */
+static const struct type *int_type(void)
+{
+	return type_builtin(TYPE_INT, LENS_DEFAULT);
+}
+
+/* The kind an integer conversion of S's length reads, unsigned with U:
+ * hh char, h short, l/ll (and L for unsigned) long, else int. */
+static enum type_kind int_kind(const struct spec *s, bool u)
+{
+	if (s->longs < 0)
+		return s->longs < -1 ? TYPE_CHAR : u ? TYPE_USHORT : TYPE_SHORT;
+	if (s->longs > 0 || (u && s->ldbl))
+		return u ? TYPE_ULONG : TYPE_LONG;
+	return u ? TYPE_UINT : TYPE_INT;
+}
+
 /* The type conversion S consumes, or NULL for none.  Like ltrace, %hhd
  * shows a char and %hd a short. */
 static const struct type *conv_type(const struct spec *s)
 {
-	int l = s->longs;
-
 	switch (s->conv) {
 	case 'd': case 'i':
-		if (l < 0)
-			return l == -1 ? &t_short : &t_char;
-		return l ? &t_long : &t_int;
+		return type_builtin(int_kind(s, false), LENS_DEFAULT);
 	case 'u':
-		if (l < 0)
-			return l == -1 ? &t_ushort : &t_uchar;
-		return l > 0 || s->ldbl ? &t_ulong : &t_uint;
+		if (s->longs < -1)
+			return uchar_type();
+		return type_builtin(int_kind(s, true), LENS_DEFAULT);
 	case 'o':
-		if (l < 0)
-			return l == -1 ? &t_oushort : &t_ochar;
-		return l > 0 || s->ldbl ? &t_oulong : &t_ouint;
+		return type_builtin(int_kind(s, true), LENS_OCT);
 	case 'x': case 'X':
-		if (l < 0)
-			return l == -1 ? &t_xushort : &t_xchar;
-		return l > 0 || s->ldbl ? &t_xulong : &t_xuint;
+		return type_builtin(int_kind(s, true), LENS_HEX);
 	case 'e': case 'E': case 'f': case 'F':
 	case 'g': case 'G': case 'a': case 'A':
-		return s->ldbl ? &t_ldouble : &t_double;
+		return type_builtin(s->ldbl ? TYPE_LDOUBLE : TYPE_DOUBLE,
+				    LENS_DEFAULT);
 	case 'c':
-		return l > 0 ? &t_int : &t_char;
+		return type_builtin(s->longs > 0 ? TYPE_INT : TYPE_CHAR,
+				    LENS_DEFAULT);
 	case 'C':
-		return &t_int;
+		return type_builtin(TYPE_INT, LENS_DEFAULT);
 	case 's':
-		return l > 0 ? &t_wstring : &t_string;
+		return type_builtin_string(s->longs > 0 ? TYPE_INT : TYPE_CHAR);
 	case 'S':
-		return &t_wstring;
+		return type_builtin_string(TYPE_INT);
 	case 'p': case 'n':
-		return &t_addr;
+		return type_builtin(TYPE_POINTER, LENS_ADDR);
 	default:
 		return NULL;
 	}
@@ -232,7 +222,7 @@ static int pack_arg(struct pack *pk, const struct type *t)
 	int i;
 
 	fetch_arg(pk->c->fetch, pk->c->cs, t, buf);
-	if (t == &t_uchar)
+	if (t == uchar_type())
 		buf[1] = 0;
 	emit_sep(pk->c, EMIT_ARGS, pk->idx++);
 	lens_render(pk->c, &v);
@@ -271,8 +261,8 @@ static void pack_sequential(struct pack *pk, const char *fmt)
 		}
 		p = parse_spec(p + 1, &s);
 		if (s.wstar >= 0)
-			pack_arg(pk, &t_int);
-		prec = s.pstar >= 0 ? pack_arg(pk, &t_int) : s.prec;
+			pack_arg(pk, int_type());
+		prec = s.pstar >= 0 ? pack_arg(pk, int_type()) : s.prec;
 		t = conv_type(&s);
 		if (!t && s.conv != 'm')
 			return;	/* unknown: cannot follow the rest */
@@ -309,13 +299,13 @@ static void pack_positional(struct pack *pk, const char *fmt)
 			continue;
 		}
 		p = parse_spec(p + 1, &s);
-		set_pos(types, s.wstar, &t_int, &max);
-		set_pos(types, s.pstar, &t_int, &max);
+		set_pos(types, s.wstar, int_type(), &max);
+		set_pos(types, s.pstar, int_type(), &max);
 		if (conv_type(&s))
 			set_pos(types, s.pos, conv_type(&s), &max);
 	}
 	for (i = 0; i < max; i++)
-		pack_arg(pk, types[i] ? types[i] : &t_int);
+		pack_arg(pk, types[i] ? types[i] : int_type());
 }
 
 static bool is_positional(const char *fmt)

@@ -27,18 +27,24 @@ struct calltext {
 };
 
 /* Functions without a prototype: long f(long, long, long, long), shown
- * through the guess lens. */
-static struct type guess_long = { .kind = TYPE_LONG, .lens = LENS_GUESS };
-static struct type *guess_params[] = {
-	&guess_long, &guess_long, &guess_long, &guess_long,
-};
-static const struct prototype default_proto = {
-	.name = "",
-	.ret = &guess_long,
-	.params = guess_params,
-	.nparams = 4,
-	.split = 4,
-};
+ * through the guess lens.  Built once. */
+static const struct prototype *default_proto(void)
+{
+	static struct type *params[4];
+	static struct prototype p = {
+		.name = "",
+		.params = params,
+		.nparams = 4,
+		.split = 4,
+	};
+
+	if (!p.ret) {
+		p.ret = type_builtin(TYPE_LONG, LENS_GUESS);
+		for (size_t i = 0; i < p.nparams; i++)
+			params[i] = p.ret;
+	}
+	return &p;
+}
 
 /* A fetched value: arrays decayed to a pointer to their elements. */
 static struct value fetched_value(const struct type *t,
@@ -136,7 +142,7 @@ struct calltext *calltext_entry(const struct lens_limits *o,
 	struct calltext *ct = xcalloc(1, sizeof(*ct));
 
 	ct->o = *o;
-	ct->p = p ? p : &default_proto;
+	ct->p = p ? p : default_proto();
 	ct->env.arg = env_arg;
 	ct->env.arg_data = ct;
 	ct->fetch = fetch_begin(cs, ct->p->ret,

@@ -103,11 +103,7 @@ static void named_free_all(struct named **tab)
 	for (i = 0; i < PL_BUCKETS; i++) {
 		for (n = tab[i]; n; n = next) {
 			next = n->next;
-			if (n->proto) {
-				free(n->proto->params);
-				free(n->proto->name);
-				free(n->proto);
-			}
+			prototype_free(n->proto);
 			free(n->name);
 			free(n);
 		}
@@ -375,11 +371,7 @@ static struct expr *parse_expr(struct parser *ps)
 
 static struct type *parse_type(struct parser *ps);
 
-static struct type *simple(struct parser *ps, enum type_kind k)
-{
-	return type_new(&ps->pl->arena, k);
-}
-
+/* T seen through LENS; NULL when T failed to parse. */
 static struct type *lensed(struct parser *ps, struct type *t,
 			   enum lens_kind lens)
 {
@@ -391,12 +383,7 @@ static struct type *lensed(struct parser *ps, struct type *t,
 /* string(array(char, LEN)*) */
 static struct type *char_string(struct parser *ps, struct expr *len)
 {
-	struct type_arena *a = &ps->pl->arena;
-	struct type *arr = type_array(a, simple(ps, TYPE_CHAR), len);
-	struct type *t = type_pointer(a, arr);
-
-	t->lens = LENS_STRING;
-	return t;
+	return type_string(&ps->pl->arena, TYPE_CHAR, len);
 }
 
 static struct type *parse_string(struct parser *ps, const char *id)
@@ -441,10 +428,7 @@ static bool add_enum(struct parser *ps, struct type *t, long *next)
 		}
 		*next = v;
 	}
-	t->enums = xreallocarray(t->enums, t->nenums + 1, sizeof(*t->enums));
-	t->enums[t->nenums].name = xstrdup(id);
-	t->enums[t->nenums].value = (*next)++;
-	t->nenums++;
+	type_add_enum(t, id, (*next)++);
 	return true;
 }
 
@@ -459,7 +443,7 @@ static struct type *parse_enum(struct parser *ps)
 		if (!expect(ps, ']'))
 			return NULL;
 	} else {
-		base = simple(ps, TYPE_INT);
+		base = type_basic(&ps->pl->arena, TYPE_INT);
 	}
 	t = lensed(ps, base, LENS_ENUM);
 	if (!t || !expect(ps, '('))
@@ -506,9 +490,7 @@ static struct type *parse_struct_body(struct parser *ps, struct type *t)
 		f = parse_type(ps);
 		if (!f)
 			return NULL;
-		t->fields = xreallocarray(t->fields, t->nfields + 1,
-					  sizeof(*t->fields));
-		t->fields[t->nfields++] = f;
+		type_add_field(t, f);
 	} while (accept(ps, ','));
 	return expect_close(ps) ? t : NULL;
 }
@@ -526,19 +508,11 @@ static struct type *parse_lens(struct parser *ps, enum lens_kind lens)
 	return lensed(ps, t, lens);
 }
 
-static struct type *addr_type(struct parser *ps)
-{
-	struct type *t = type_pointer(&ps->pl->arena, simple(ps, TYPE_VOID));
-
-	t->lens = LENS_ADDR;
-	return t;
-}
-
 /* format, or format(T) with T the type of the format string (for wide
  * formats: format(string(array(uint, zero)*))). */
 static struct type *parse_format(struct parser *ps)
 {
-	struct type *t = simple(ps, TYPE_PACK), *s;
+	struct type *t = type_new(&ps->pl->arena, TYPE_PACK), *s;
 
 	skip_ws(ps);
 	if (*ps->p != '(')
@@ -582,8 +556,9 @@ static struct type *parse_lens_word(struct parser *ps, enum lens_kind lens)
 		return parse_lens(ps, lens);
 	if (lens == LENS_OCT || lens == LENS_BOOL || lens == LENS_GUESS ||
 	    lens == LENS_HEX)
-		return lensed(ps, simple(ps, lens == LENS_GUESS ? TYPE_LONG :
-					 TYPE_INT), lens);
+		return type_lensed(&ps->pl->arena,
+				   lens == LENS_GUESS ? TYPE_LONG : TYPE_INT,
+				   lens);
 	perr(ps, "expected ", "'(' after the lens name");
 	return NULL;
 }
@@ -595,12 +570,13 @@ static struct type *parse_named(struct parser *ps, const char *id)
 
 	for (i = 0; i < sizeof(simple_types) / sizeof(simple_types[0]); i++)
 		if (!strcmp(id, simple_types[i].name))
-			return simple(ps, simple_types[i].kind);
+			return type_basic(&ps->pl->arena,
+					  simple_types[i].kind);
 	for (i = 0; i < sizeof(lens_names) / sizeof(lens_names[0]); i++)
 		if (!strcmp(id, lens_names[i].name))
 			return parse_lens_word(ps, lens_names[i].lens);
 	if (!strcmp(id, "addr") || !strcmp(id, "file"))
-		return addr_type(ps);
+		return type_addr(&ps->pl->arena);
 	if (!strcmp(id, "format"))
 		return parse_format(ps);
 	n = lookup_deep(ps->pl, id, true, 0);
@@ -626,7 +602,8 @@ static struct type *parse_base(struct parser *ps)
 	if (!strcmp(id, "array"))
 		return parse_array(ps);
 	if (!strcmp(id, "struct"))
-		return parse_struct_body(ps, simple(ps, TYPE_STRUCT));
+		return parse_struct_body(ps, type_new(&ps->pl->arena,
+						      TYPE_STRUCT));
 	return parse_named(ps, id);
 }
 
@@ -653,7 +630,7 @@ static void define_typedef(struct parser *ps, const char *name,
 	if (take_keyword(ps, "struct") && (skip_ws(ps), *ps->p != '(')) {
 		if (!n) {
 			n = named_add(ps->pl->types, name, ps->pl->gen);
-			n->type = simple(ps, TYPE_STRUCT);
+			n->type = type_new(&ps->pl->arena, TYPE_STRUCT);
 			n->type->forward = true;
 		}
 		return;
@@ -664,8 +641,11 @@ static void define_typedef(struct parser *ps, const char *name,
 			n->type->forward = false;
 		return;
 	}
-	t = *ps->p == '(' ? parse_struct_body(ps, simple(ps, TYPE_STRUCT))
-			  : parse_type(ps);
+	if (*ps->p == '(')
+		t = parse_struct_body(ps, type_new(&ps->pl->arena,
+						   TYPE_STRUCT));
+	else
+		t = parse_type(ps);
 	if (!t)
 		return;
 	if (n && n->gen == ps->pl->gen) {
@@ -729,10 +709,8 @@ static void add_param(struct parser *ps, struct prototype *pr,
 		      struct type *t)
 {
 	if (t->kind == TYPE_VOID && t->lens == LENS_DEFAULT)
-		t = lensed(ps, simple(ps, TYPE_INT), LENS_HIDE);
-	pr->params = xreallocarray(pr->params, pr->nparams + 1,
-				   sizeof(*pr->params));
-	pr->params[pr->nparams++] = t;
+		t = type_lensed(&ps->pl->arena, TYPE_INT, LENS_HIDE);
+	prototype_add_param(pr, t);
 }
 
 static bool parse_params(struct parser *ps, struct prototype *pr)
@@ -763,13 +741,6 @@ static bool parse_params(struct parser *ps, struct prototype *pr)
 	return true;
 }
 
-static void free_proto(struct prototype *pr)
-{
-	free(pr->params);
-	free(pr->name);
-	free(pr);
-}
-
 static void parse_function(struct parser *ps)
 {
 	struct prototype *pr = xcalloc(1, sizeof(*pr));
@@ -790,7 +761,7 @@ static void parse_function(struct parser *ps)
 	named_add(ps->pl->protos, name, ps->pl->gen)->proto = pr;
 	return;
 err_free_proto:
-	free_proto(pr);
+	prototype_free(pr);
 }
 
 static void parse_decl(struct parser *ps)

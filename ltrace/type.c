@@ -1,8 +1,11 @@
-/* Types of the prototype language: construction, sizes and alignment
- * (x86_64 LP64, natural alignment, no packing). */
+/* Types of the prototype language: the builders every source of types
+ * shares (the conf parser, DWARF, printf conversions, the default
+ * prototype), and sizes and alignment from the architecture's data model
+ * (abi.h: natural alignment, no packing). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi.h"
 #include "expr.h"
 #include "type.h"
 #include "xmalloc.h"
@@ -17,12 +20,27 @@ struct type *type_new(struct type_arena *a, enum type_kind kind)
 	return t;
 }
 
+struct type *type_basic(struct type_arena *a, enum type_kind kind)
+{
+	if (!a->basic[kind])
+		a->basic[kind] = type_new(a, kind);
+	return a->basic[kind];
+}
+
+struct type *type_lensed(struct type_arena *a, enum type_kind kind,
+			 enum lens_kind lens)
+{
+	struct type *t = type_new(a, kind);
+
+	t->lens = lens;
+	return t;
+}
+
 struct type *type_with_lens(struct type_arena *a, const struct type *t,
 			    enum lens_kind lens)
 {
 	struct type *n = type_new(a, t->kind);
 	struct type *next = n->arena_next;
-	size_t i;
 
 	*n = *t;
 	n->arena_next = next;
@@ -33,7 +51,7 @@ struct type *type_with_lens(struct type_arena *a, const struct type *t,
 	}
 	if (t->nenums) {
 		n->enums = xreallocarray(NULL, t->nenums, sizeof(*n->enums));
-		for (i = 0; i < t->nenums; i++) {
+		for (size_t i = 0; i < t->nenums; i++) {
 			n->enums[i].name = xstrdup(t->enums[i].name);
 			n->enums[i].value = t->enums[i].value;
 		}
@@ -59,11 +77,52 @@ struct type *type_array(struct type_arena *a, struct type *elt,
 	return t;
 }
 
+struct type *type_addr(struct type_arena *a)
+{
+	struct type *t = type_pointer(a, type_basic(a, TYPE_VOID));
+
+	t->lens = LENS_ADDR;
+	return t;
+}
+
+struct type *type_string(struct type_arena *a, enum type_kind elt,
+			 struct expr *len)
+{
+	struct type *arr = type_array(a, type_basic(a, elt), len);
+	struct type *t = type_pointer(a, arr);
+
+	t->lens = LENS_STRING;
+	return t;
+}
+
+struct type *type_char_array(struct type_arena *a, size_t n,
+			     enum lens_kind lens)
+{
+	struct expr *len = expr_new(a, EXPR_NUM, (long)n, NULL);
+	struct type *t = type_array(a, type_basic(a, TYPE_CHAR), len);
+
+	t->lens = lens;
+	return t;
+}
+
+void type_add_field(struct type *t, struct type *f)
+{
+	t->fields = xreallocarray(t->fields, t->nfields + 1,
+				  sizeof(*t->fields));
+	t->fields[t->nfields++] = f;
+}
+
+void type_add_enum(struct type *t, const char *name, long value)
+{
+	t->enums = xreallocarray(t->enums, t->nenums + 1, sizeof(*t->enums));
+	t->enums[t->nenums].name = xstrdup(name);
+	t->enums[t->nenums].value = value;
+	t->nenums++;
+}
+
 static void type_free_one(struct type *t)
 {
-	size_t i;
-
-	for (i = 0; i < t->nenums; i++)
+	for (size_t i = 0; i < t->nenums; i++)
 		free(t->enums[i].name);
 	free(t->enums);
 	free(t->fields);
@@ -72,19 +131,71 @@ static void type_free_one(struct type *t)
 
 void type_arena_destroy(struct type_arena *a)
 {
-	struct type *t, *next;
-	struct expr *e, *enext;
+	struct type *next;
+	struct expr *enext;
 
-	for (t = a->head; t; t = next) {
+	for (struct type *t = a->head; t; t = next) {
 		next = t->arena_next;
 		type_free_one(t);
 	}
-	for (e = a->exprs; e; e = enext) {
+	for (struct expr *e = a->exprs; e; e = enext) {
 		enext = e->arena_next;
 		free(e);
 	}
-	a->head = NULL;
-	a->exprs = NULL;
+	memset(a, 0, sizeof(*a));
+}
+
+/* The builtin arena: never destroyed, so what it holds stays reachable
+ * (and is not reported as a leak) until exit.  The tracer has one
+ * thread. */
+static struct type_arena builtin_arena;
+
+struct type_arena *type_builtin_arena(void)
+{
+	return &builtin_arena;
+}
+
+struct type *type_builtin(enum type_kind kind, enum lens_kind lens)
+{
+	static struct type *built[TYPE_NKINDS][LENS_NKINDS];
+	struct type **t = &built[kind][lens];
+
+	if (*t)
+		return *t;
+	if (kind == TYPE_POINTER)
+		*t = type_pointer(&builtin_arena,
+				  type_basic(&builtin_arena, TYPE_VOID));
+	else
+		*t = type_new(&builtin_arena, kind);
+	(*t)->lens = lens;
+	return *t;
+}
+
+struct type *type_builtin_string(enum type_kind elt)
+{
+	static struct type *built[TYPE_NKINDS];
+
+	if (!built[elt])
+		built[elt] = type_string(&builtin_arena, elt,
+					 expr_new(&builtin_arena, EXPR_ZERO, 0,
+						  NULL));
+	return built[elt];
+}
+
+void prototype_add_param(struct prototype *p, struct type *t)
+{
+	p->params = xreallocarray(p->params, p->nparams + 1,
+				  sizeof(*p->params));
+	p->params[p->nparams++] = t;
+}
+
+void prototype_free(struct prototype *p)
+{
+	if (!p)
+		return;
+	free(p->params);
+	free(p->name);
+	free(p);
 }
 
 /* The constant storage length of an array: N, or the cap N of zero(N)
@@ -107,18 +218,18 @@ bool type_array_is_fixed(const struct type *t)
 
 size_t type_alignof(const struct type *t)
 {
-	size_t i, al = 1;
+	size_t al = 1;
 
 	switch (t->kind) {
 	case TYPE_ARRAY:
 		return type_alignof(t->elt);
 	case TYPE_STRUCT:
-		for (i = 0; i < t->nfields; i++)
+		for (size_t i = 0; i < t->nfields; i++)
 			if (type_alignof(t->fields[i]) > al)
 				al = type_alignof(t->fields[i]);
 		return al;
 	default:
-		return type_sizeof(t) ? type_sizeof(t) : 1;
+		return abi_scalars[t->kind].align;
 	}
 }
 
@@ -129,9 +240,9 @@ static size_t align_up(size_t n, size_t al)
 
 size_t type_offsetof(const struct type *t, size_t idx)
 {
-	size_t i, off = 0;
+	size_t off = 0;
 
-	for (i = 0; i < t->nfields; i++) {
+	for (size_t i = 0; i < t->nfields; i++) {
 		off = align_up(off, type_alignof(t->fields[i]));
 		if (i == idx)
 			return off;
@@ -143,25 +254,12 @@ size_t type_offsetof(const struct type *t, size_t idx)
 size_t type_sizeof(const struct type *t)
 {
 	switch (t->kind) {
-	case TYPE_VOID:
-		return 0;
-	case TYPE_CHAR:
-		return 1;
-	case TYPE_SHORT:
-	case TYPE_USHORT:
-		return 2;
-	case TYPE_INT:
-	case TYPE_UINT:
-	case TYPE_FLOAT:
-		return 4;
 	case TYPE_ARRAY:
 		return array_count(t) * type_sizeof(t->elt);
 	case TYPE_STRUCT:
 		return align_up(type_offsetof(t, t->nfields), type_alignof(t));
-	case TYPE_LDOUBLE:
-		return 16;
 	default:
-		return 8;
+		return abi_scalars[t->kind].size;
 	}
 }
 
@@ -194,12 +292,10 @@ bool type_is_float(const struct type *t)
  * itself except through a pointer, and pointers are not followed here. */
 bool type_needs_fp(const struct type *t)
 {
-	size_t i;
-
 	if (type_is_float(t) || t->kind == TYPE_PACK)
 		return true;
 	if (t->kind == TYPE_STRUCT) {
-		for (i = 0; i < t->nfields; i++)
+		for (size_t i = 0; i < t->nfields; i++)
 			if (type_needs_fp(t->fields[i]))
 				return true;
 	}

@@ -1,7 +1,9 @@
 /* The type system of the prototype language: C-like types, each carrying
- * the lens that renders its values.  Types are owned by an arena (one per
- * protolib) and freely shared by pointer; recursive types are plain
- * cycles through pointers. */
+ * the lens that renders its values, and the prototypes made of them.
+ * Types are owned by an arena (one per protolib, one per debug file, and
+ * the process-wide builtin one) and freely shared by pointer; recursive
+ * types are plain cycles through pointers.  Sizes and alignments come
+ * from the architecture's data model (sysdeps/linux-gnu/ARCH/abi.h). */
 #ifndef LTRACE_TYPE_H
 #define LTRACE_TYPE_H
 
@@ -30,8 +32,9 @@ enum type_kind {
 	TYPE_STRUCT,
 	TYPE_PACK,	/* printf-style parameter pack; ELT, when set, is
 			 * the string type of the format (format(T)) */
-	TYPE_LDOUBLE,	/* x87 long double: 16 bytes, X87 class */
+	TYPE_LDOUBLE,	/* long double (x86_64: x87, in memory) */
 };
+#define TYPE_NKINDS (TYPE_LDOUBLE + 1)
 
 enum lens_kind {
 	LENS_DEFAULT,
@@ -45,6 +48,7 @@ enum lens_kind {
 	LENS_GUESS,
 	LENS_ADDR,	/* addr/file/void*: hex, 0 for NULL */
 };
+#define LENS_NKINDS (LENS_ADDR + 1)
 
 struct enum_val {
 	char *name;
@@ -64,10 +68,12 @@ struct type {
 	struct type *arena_next;
 };
 
-/* Every type belongs to one arena and dies with it. */
+/* Every type belongs to one arena and dies with it.  Zero-initialised
+ * means empty. */
 struct type_arena {
 	struct type *head;
 	struct expr *exprs;
+	struct type *basic[TYPE_NKINDS];	/* type_basic's, built once */
 };
 
 struct prototype {
@@ -78,14 +84,56 @@ struct prototype {
 	size_t split;		/* first parameter printed at return */
 };
 
+/* Builders.  Each returns a type owned by A; none fails (allocation
+ * failure dies).  Types from type_basic and type_builtin are shared and
+ * must not be modified; the others are new, and the caller may fill them
+ * in (members, enumerators, a lens). */
+
+/* A new type of KIND, empty: a struct to fill, a format pack. */
 struct type *type_new(struct type_arena *a, enum type_kind kind);
-/* A shallow copy of T with another lens. */
+/* KIND with the default lens, shared within A. */
+struct type *type_basic(struct type_arena *a, enum type_kind kind);
+/* A new KIND shown through LENS. */
+struct type *type_lensed(struct type_arena *a, enum type_kind kind,
+			 enum lens_kind lens);
+/* A shallow copy of T with another lens (members shared, enumerators
+ * copied). */
 struct type *type_with_lens(struct type_arena *a, const struct type *t,
 			    enum lens_kind lens);
 struct type *type_pointer(struct type_arena *a, struct type *to);
 struct type *type_array(struct type_arena *a, struct type *elt,
 			struct expr *len);
+/* void * shown as an address: addr, file, opaque and function pointers. */
+struct type *type_addr(struct type_arena *a);
+/* A pointer to array(ELT, LEN) shown as text: string, string[E], stringN
+ * and wide strings (ELT int). */
+struct type *type_string(struct type_arena *a, enum type_kind elt,
+			 struct expr *len);
+/* char[N] shown through LENS: raw bytes in hex, hidden padding. */
+struct type *type_char_array(struct type_arena *a, size_t n,
+			     enum lens_kind lens);
+/* Append member F to struct T, enumerator NAME = VALUE to T. */
+void type_add_field(struct type *t, struct type *f);
+void type_add_enum(struct type *t, const char *name, long value);
 void type_arena_destroy(struct type_arena *a);
+
+/* KIND through LENS (TYPE_POINTER: a pointer to void), for code that has
+ * no arena of its own: printf conversions, the default prototype.  Built
+ * once in a process-wide arena that lives until exit, then shared, so
+ * nothing is allocated per call. */
+struct type *type_builtin(enum type_kind kind, enum lens_kind lens);
+/* The string of ELT (TYPE_CHAR, or TYPE_INT for wide) up to its NUL,
+ * built once like type_builtin. */
+struct type *type_builtin_string(enum type_kind elt);
+/* The builtin arena itself, for a type that must be told apart from the
+ * shared ones by address. */
+struct type_arena *type_builtin_arena(void);
+
+/* Append parameter T to P. */
+void prototype_add_param(struct prototype *p, struct type *t);
+/* P, its name and its parameter array (not the types: the arena owns
+ * them).  NULL is allowed. */
+void prototype_free(struct prototype *p);
 
 /* Sizes of the static layout: an array whose length is not a constant
  * (or zero(N) with N constant) has size 0 here; see lenses/default.c for

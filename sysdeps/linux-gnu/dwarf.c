@@ -34,7 +34,6 @@ struct dfile {
 	struct hmap addrs; /* entry address -> defining DIE */
 	struct hmap protos; /* owned name -> prototype or NULL (miss) */
 	struct hmap types; /* DIE offset -> struct/enum type */
-	struct type *basic[TYPE_PACK + 1];
 	struct type_arena arena;
 	struct dfile *next;
 };
@@ -241,46 +240,12 @@ static void index_dwarf(struct dfile *f)
 
 static struct type *map_type(struct dfile *f, Dwarf_Die *die, int depth);
 
-static struct type *basic(struct dfile *f, enum type_kind k)
-{
-	if (!f->basic[k])
-		f->basic[k] = type_new(&f->arena, k);
-	return f->basic[k];
-}
-
-static struct type *lensed(struct dfile *f, enum type_kind k,
-			   enum lens_kind lens)
-{
-	struct type *t = type_new(&f->arena, k);
-
-	t->lens = lens;
-	return t;
-}
-
-static struct type *addr_type(struct dfile *f)
-{
-	struct type *t = type_pointer(&f->arena, basic(f, TYPE_VOID));
-
-	t->lens = LENS_ADDR;
-	return t;
-}
-
-static struct type *char_array(struct dfile *f, size_t n, enum lens_kind l)
-{
-	struct type *t =
-		type_array(&f->arena, basic(f, TYPE_CHAR),
-			   expr_new(&f->arena, EXPR_NUM, (long)n, NULL));
-
-	t->lens = l;
-	return t;
-}
-
 /* char[N] shown as text: up to the first NUL, within its N bytes of
  * storage (zero(N)), as a C string in a fixed buffer is meant. */
 static struct type *char_string(struct dfile *f, size_t n)
 {
 	struct expr *cap = expr_new(&f->arena, EXPR_NUM, (long)n, NULL);
-	struct type *t = type_array(&f->arena, basic(f, TYPE_CHAR),
+	struct type *t = type_array(&f->arena, type_basic(&f->arena, TYPE_CHAR),
 				    expr_new(&f->arena, EXPR_ZERO, 0, cap));
 
 	t->lens = LENS_STRING;
@@ -290,12 +255,8 @@ static struct type *char_string(struct dfile *f, size_t n)
 /* string: pointer to NUL-terminated ELT, as the conf parser builds it. */
 static struct type *string_type(struct dfile *f, enum type_kind elt)
 {
-	struct expr *zero = expr_new(&f->arena, EXPR_ZERO, 0, NULL);
-	struct type *t = type_pointer(
-		&f->arena, type_array(&f->arena, basic(f, elt), zero));
-
-	t->lens = LENS_STRING;
-	return t;
+	return type_string(&f->arena, elt,
+			   expr_new(&f->arena, EXPR_ZERO, 0, NULL));
 }
 
 static enum type_kind int_kind(Dwarf_Word size, bool sgn, bool llong)
@@ -320,14 +281,15 @@ static struct type *opaque(struct dfile *f, Dwarf_Word size)
 {
 	switch (size) {
 	case 0:
-		return addr_type(f);
+		return type_addr(&f->arena);
 	case 1:
 	case 2:
 	case 4:
 	case 8:
-		return lensed(f, int_kind(size, false, false), LENS_HEX);
+		return type_lensed(&f->arena, int_kind(size, false, false),
+				   LENS_HEX);
 	default:
-		return char_array(f, size, LENS_HEX);
+		return type_char_array(&f->arena, size, LENS_HEX);
 	}
 }
 
@@ -345,9 +307,8 @@ static struct type *pair(struct dfile *f, struct type *a)
 {
 	struct type *t = type_new(&f->arena, TYPE_STRUCT);
 
-	t->fields = xreallocarray(NULL, 2, sizeof(*t->fields));
-	t->fields[0] = t->fields[1] = a;
-	t->nfields = 2;
+	type_add_field(t, a);
+	type_add_field(t, a);
 	return t;
 }
 
@@ -362,28 +323,33 @@ static struct type *map_base(struct dfile *f, Dwarf_Die *die, bool octal)
 	dwarf_formudata(dwarf_attr(die, DW_AT_encoding, &a), &enc);
 	switch (enc) {
 	case DW_ATE_boolean:
-		return lensed(f, int_kind(size, false, false), LENS_BOOL);
+		return type_lensed(&f->arena, int_kind(size, false, false),
+				   LENS_BOOL);
 	case DW_ATE_signed:
 	case DW_ATE_signed_char:
 	case DW_ATE_unsigned:
 	case DW_ATE_unsigned_char:
 	case DW_ATE_UTF:
 		if (size == 16)
-			return pair(f, lensed(f, TYPE_ULONG, LENS_HEX));
+			return pair(f, type_lensed(&f->arena, TYPE_ULONG,
+						   LENS_HEX));
 		if (size != 1 && size != 2 && size != 4 && size != 8)
 			break;
 		k = int_kind(size,
 			     enc == DW_ATE_signed || enc == DW_ATE_signed_char,
 			     ll);
-		return octal ? lensed(f, k, LENS_OCT) : basic(f, k);
+		return octal ? type_lensed(&f->arena, k, LENS_OCT) :
+			       type_basic(&f->arena, k);
 	case DW_ATE_float:
 		/* XXX(issue 3): long double (x87, passed in memory) is shown
 		 * as a double. */
-		return basic(f, size == 4 ? TYPE_FLOAT : TYPE_DOUBLE);
+		return type_basic(&f->arena,
+				  size == 4 ? TYPE_FLOAT : TYPE_DOUBLE);
 	case DW_ATE_complex_float:
 		if (size == 8 || size == 16)
-			return pair(f, basic(f, size == 8 ? TYPE_FLOAT :
-							    TYPE_DOUBLE));
+			return pair(f, type_basic(&f->arena,
+						  size == 8 ? TYPE_FLOAT :
+							      TYPE_DOUBLE));
 		break;
 	}
 	return opaque(f, size);
@@ -442,7 +408,7 @@ static struct type *map_pointer(struct dfile *f, Dwarf_Die *die, int depth)
 	Dwarf_Die to;
 
 	if (!type_of(die, &to, &td) || depth >= DWARF_MAX_DEPTH)
-		return addr_type(f);
+		return type_addr(&f->arena);
 	if (is_char(&to))
 		return string_type(f, TYPE_CHAR);
 	if (td && !strcmp(td, "wchar_t") && die_size(&to) == 4)
@@ -450,12 +416,12 @@ static struct type *map_pointer(struct dfile *f, Dwarf_Die *die, int depth)
 	switch (dwarf_tag(&to)) {
 	case DW_TAG_subroutine_type:
 	case DW_TAG_unspecified_type:
-		return addr_type(f);
+		return type_addr(&f->arena);
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:
 		if (dwarf_hasattr(&to, DW_AT_declaration))
-			return addr_type(f); /* opaque: FILE in musl */
+			return type_addr(&f->arena); /* opaque: FILE in musl */
 		break;
 	}
 	return type_pointer(&f->arena, map_type(f, &to, depth + 1));
@@ -481,13 +447,6 @@ static bool member_offset(Dwarf_Die *m, Dwarf_Word *off)
 	return false;
 }
 
-static void add_field(struct type *t, struct type *ft)
-{
-	t->fields =
-		xreallocarray(t->fields, t->nfields + 1, sizeof(*t->fields));
-	t->fields[t->nfields++] = ft;
-}
-
 /* Append FT at byte offset OFF, hiding any gap before it (bitfields,
  * explicit alignment).  False when the natural layout cannot reach OFF
  * (packed structs). */
@@ -500,8 +459,9 @@ static bool place_field(struct dfile *f, struct type *t, struct type *ft,
 	if (off < end || off % al)
 		return false;
 	if ((end + al - 1) / al * al != off)
-		add_field(t, char_array(f, off - end, LENS_HIDE));
-	add_field(t, ft);
+		type_add_field(t, type_char_array(&f->arena, off - end,
+						  LENS_HIDE));
+	type_add_field(t, ft);
 	return true;
 }
 
@@ -529,7 +489,7 @@ static bool fill_struct(struct dfile *f, struct type *t, Dwarf_Die *die,
 				return false;
 			ft = type_of(&m, &mt, NULL) ?
 				     map_type(f, &mt, depth + 1) :
-				     basic(f, TYPE_VOID);
+				     type_basic(&f->arena, TYPE_VOID);
 			if (is_flexible(ft))
 				continue;
 			if (off >= size || !place_field(f, t, ft, off))
@@ -537,8 +497,9 @@ static bool fill_struct(struct dfile *f, struct type *t, Dwarf_Die *die,
 		} while (dwarf_siblingof(&m, &m) == 0);
 	}
 	if (type_offsetof(t, t->nfields) < size)
-		add_field(t, char_array(f, size - type_offsetof(t, t->nfields),
-					LENS_HIDE));
+		type_add_field(t, type_char_array(&f->arena,
+				size - type_offsetof(t, t->nfields),
+				LENS_HIDE));
 	return type_sizeof(t) == size;
 }
 
@@ -551,7 +512,7 @@ static struct type *map_struct(struct dfile *f, Dwarf_Die *die, int depth)
 	if (e)
 		return e->ptr;
 	if (dwarf_hasattr(die, DW_AT_declaration))
-		return addr_type(f);
+		return type_addr(&f->arena);
 	t = type_new(&f->arena, TYPE_STRUCT);
 	hmap_get(&f->types, NULL, off)->ptr = t;
 	if (fill_struct(f, t, die, depth))
@@ -562,7 +523,7 @@ static struct type *map_struct(struct dfile *f, Dwarf_Die *die, int depth)
 	t->nfields = 0;
 	t->kind = TYPE_ARRAY;
 	t->lens = LENS_HEX;
-	t->elt = basic(f, TYPE_CHAR);
+	t->elt = type_basic(&f->arena, TYPE_CHAR);
 	t->len = expr_new(&f->arena, EXPR_NUM, (long)die_size(die), NULL);
 	return t;
 }
@@ -578,10 +539,7 @@ static void add_enumerator(struct type *t, Dwarf_Die *e, bool sgn)
 		return;
 	if (sgn ? dwarf_formsdata(&a, &sv) : dwarf_formudata(&a, &uv))
 		return;
-	t->enums = xreallocarray(t->enums, t->nenums + 1, sizeof(*t->enums));
-	t->enums[t->nenums].name = xstrdup(name);
-	t->enums[t->nenums].value = sgn ? (long)sv : (long)uv;
-	t->nenums++;
+	type_add_enum(t, name, sgn ? (long)sv : (long)uv);
 }
 
 static struct type *map_enum(struct dfile *f, Dwarf_Die *die)
@@ -598,7 +556,7 @@ static struct type *map_enum(struct dfile *f, Dwarf_Die *die)
 		t = type_with_lens(&f->arena, map_base(f, &base, false),
 				   LENS_ENUM);
 	else
-		t = lensed(f,
+		t = type_lensed(&f->arena,
 			   int_kind(die_size(die) ? die_size(die) : 4, true,
 				    false),
 			   LENS_ENUM);
@@ -671,14 +629,14 @@ static struct type *map_tagged(struct dfile *f, Dwarf_Die *die, int depth,
 	case DW_TAG_class_type:
 		return map_struct(f, die, depth);
 	case DW_TAG_union_type:
-		return char_array(f, die_size(die), LENS_HEX);
+		return type_char_array(&f->arena, die_size(die), LENS_HEX);
 	case DW_TAG_enumeration_type:
 		return map_enum(f, die);
 	case DW_TAG_array_type:
 		return map_array(f, die, depth);
 	case DW_TAG_subroutine_type:
 	case DW_TAG_unspecified_type:
-		return addr_type(f);
+		return type_addr(&f->arena);
 	default:
 		return opaque(f, die_size(die));
 	}
@@ -690,10 +648,10 @@ static struct type *map_type(struct dfile *f, Dwarf_Die *type, int depth)
 	const char *td = NULL;
 
 	if (!peel(&die, &td))
-		return basic(f, TYPE_VOID);
+		return type_basic(&f->arena, TYPE_VOID);
 	if (depth > DWARF_MAX_DEPTH) {
 		if (dwarf_tag(&die) == DW_TAG_pointer_type)
-			return addr_type(f);
+			return type_addr(&f->arena);
 		return opaque(f, die_size(&die));
 	}
 	return map_tagged(f, &die, depth, td);
@@ -728,9 +686,7 @@ static bool add_params(struct dfile *f, struct prototype *p, Dwarf_Die *die,
 			continue;
 		t = type_of(&c, &type, NULL) ? map_type(f, &type, 0) :
 					       opaque(f, 8);
-		p->params = xreallocarray(p->params, p->nparams + 1,
-					  sizeof(*p->params));
-		p->params[p->nparams++] = t;
+		prototype_add_param(p, t);
 		*lastname = dwarf_diename(&c);
 	} while (dwarf_siblingof(&c, &c) == 0);
 	return var;
@@ -746,13 +702,13 @@ static struct prototype *build_proto(struct dfile *f, Dwarf_Die *die,
 
 	p->name = xstrdup(name);
 	p->ret = type_of(die, &type, NULL) ? map_type(f, &type, 0) :
-					     basic(f, TYPE_VOID);
+					     type_basic(&f->arena, TYPE_VOID);
 	var = add_params(f, p, die, &last);
 	/* A declaration (the caller's DWARF) often has no parameter names:
 	 * a nameless char* before the "..." is taken as a format too. */
 	if (var && p->nparams && (!last || is_fmt_name(last)) &&
 	    p->params[p->nparams - 1]->lens == LENS_STRING)
-		p->params[p->nparams - 1] = basic(f, TYPE_PACK);
+		p->params[p->nparams - 1] = type_basic(&f->arena, TYPE_PACK);
 	p->split = p->nparams;
 	return p;
 }
@@ -865,18 +821,12 @@ static struct dfile *file_get(struct dwarf_protos *d, const char *path)
 
 static void file_free(struct dfile *f)
 {
-	struct prototype *p;
 	size_t i;
 
 	for (i = 0; i < f->protos.cap; i++) {
 		if (!f->protos.tab[i].used)
 			continue;
-		p = f->protos.tab[i].ptr;
-		if (p) {
-			free(p->params);
-			free(p->name);
-			free(p);
-		}
+		prototype_free(f->protos.tab[i].ptr);
 		free((char *)f->protos.tab[i].skey);
 	}
 	hmap_destroy(&f->protos);
