@@ -7,10 +7,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "conf.h"
 #include "config.h"
 #include "error.h"
 #include "options.h"
-#include "proto.h"
+#include "protolib.h"
 #include "xmalloc.h"
 
 struct cached {
@@ -54,7 +55,7 @@ static struct protolib *load_with(struct protoset *ps, const char *path)
 	struct protolib *pl = protolib_new();
 	if (ps)
 		protolib_set_import_resolver(pl, resolve_import, ps);
-	if (protolib_load_file(pl, path) < 0) {
+	if (conf_load_file(pl, path) < 0) {
 		protolib_free(pl);
 		return NULL;
 	}

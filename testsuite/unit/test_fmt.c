@@ -9,7 +9,8 @@
 #include "callsite.h"
 #include "lens.h"
 #include "memsrc.h"
-#include "proto.h"
+#include "conf.h"
+#include "protolib.h"
 #include "strbuf.h"
 
 #define BASE 0x10000ULL
@@ -770,7 +771,7 @@ static void test_more_lenses(void)
 int main(void)
 {
 	pl = protolib_new();
-	if (protolib_load_string(pl, "test.conf", conf)) {
+	if (conf_load_string(pl, "test.conf", conf)) {
 		fprintf(stderr, "test_fmt: config errors\n");
 		return 1;
 	}

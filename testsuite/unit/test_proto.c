@@ -4,8 +4,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "conf.h"
 #include "expr.h"
-#include "proto.h"
+#include "protolib.h"
 #include "type.h"
 
 static int failures;
@@ -49,7 +50,7 @@ static void test_basic(void)
 	struct protolib *pl = protolib_new();
 	const struct prototype *p;
 
-	CHECK(protolib_load_string(pl, "t.conf", conf) == 0);
+	CHECK(conf_load_string(pl, "t.conf", conf) == 0);
 	p = protolib_lookup(pl, "open");
 	CHECK(p && p->nparams == 3 && p->split == 3);
 	CHECK(p && p->params[2]->lens == LENS_OCT &&
@@ -101,7 +102,7 @@ static const char *load_capture(struct protolib *pl, const char *name,
 	fflush(stderr);
 	saved = dup(2);
 	dup2(fileno(f), 2);
-	*nerr = protolib_load_string(pl, name, text);
+	*nerr = conf_load_string(pl, name, text);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -190,7 +191,7 @@ static void test_constructs(void)
 	struct protolib *pl = protolib_new();
 	const struct prototype *p;
 
-	CHECK(protolib_load_string(pl, "c.conf",
+	CHECK(conf_load_string(pl, "c.conf",
 		"typedef dirent = struct(ulong, hide(long), hide(ushort), "
 		"hide(char), string(array(char, zero(256))));\n"
 		"int rd(dirent*);\n"
@@ -255,10 +256,10 @@ static void test_import(void)
 	libs[2] = protolib_new();
 	protolib_set_import_resolver(libs[1], resolve, NULL);
 	protolib_set_import_resolver(libs[2], resolve, NULL);
-	CHECK(protolib_load_string(libs[0], "types.conf",
+	CHECK(conf_load_string(libs[0], "types.conf",
 		"typedef fd = int;\nint shared(long);\n"
 		"int only_types(int);\n") == 0);
-	CHECK(protolib_load_string(libs[1], "other.conf",
+	CHECK(conf_load_string(libs[1], "other.conf",
 		"import \"types\";\nint shared(int, int);\n"
 		"int only_other(fd);\n") == 0);
 	out = load_capture(libs[2], "self.conf",
@@ -278,7 +279,7 @@ static void test_import(void)
 	protolib_add_import(libs[0], libs[2]);
 	CHECK(!protolib_lookup(libs[2], "absent"));
 	/* without a resolver, import lines are accepted and ignored */
-	CHECK(protolib_load_string(libs[0], "t2.conf", "import \"x\";\n")
+	CHECK(conf_load_string(libs[0], "t2.conf", "import \"x\";\n")
 	      == 0);
 	protolib_free(libs[2]);
 	protolib_free(libs[1]);
@@ -290,8 +291,8 @@ static void test_priority(void)
 {
 	struct protolib *pl = protolib_new();
 
-	protolib_load_string(pl, "a", "int f(int);\n");
-	protolib_load_string(pl, "b", "long f(long, long);\n");
+	conf_load_string(pl, "a", "int f(int);\n");
+	conf_load_string(pl, "b", "long f(long, long);\n");
 	CHECK(protolib_lookup(pl, "f")->nparams == 1);
 	protolib_free(pl);
 }
@@ -305,7 +306,7 @@ static void test_etc(void)
 		return;
 	}
 	pl = protolib_new();
-	CHECK(protolib_load_file(pl, "/etc/ltrace.conf") == 0);
+	CHECK(conf_load_file(pl, "/etc/ltrace.conf") == 0);
 	CHECK(protolib_lookup(pl, "printf") != NULL);
 	CHECK(protolib_lookup(pl, "SYS_open") != NULL);
 	protolib_free(pl);
@@ -323,7 +324,7 @@ static void test_shipped(void)
 		protolib_free(pl);
 		return;
 	}
-	CHECK(protolib_load_file(pl, path) == 0);
+	CHECK(conf_load_file(pl, path) == 0);
 	CHECK(protolib_lookup(pl, "malloc") != NULL);
 	protolib_free(pl);
 }
@@ -332,7 +333,7 @@ static void pl_missing(void)
 {
 	struct protolib *pl = protolib_new();
 
-	CHECK(protolib_load_file(pl, "/nonexistent.conf") == -1);
+	CHECK(conf_load_file(pl, "/nonexistent.conf") == -1);
 	protolib_free(pl);
 }
 

@@ -1,27 +1,18 @@
-/* The prototype library: what ltrace.conf(5)-style files say about
- * functions.  Parsing lives in ltrace/proto.c (and friends); the core only
- * loads files and looks names up. */
-#ifndef LTRACE_PROTO_H
-#define LTRACE_PROTO_H
+/* The prototype library: the functions and typedefs that ltrace.conf(5)
+ * files describe, by name, and the libraries those files import.  The
+ * conf parser (conf.h) fills one; the core only looks names up. */
+#ifndef LTRACE_PROTOLIB_H
+#define LTRACE_PROTOLIB_H
 
 #include <stdbool.h>
 
 #include "forward.h"
 
+struct type_arena;
+
 /* An empty library.  Never fails. */
 struct protolib *protolib_new(void);
 void protolib_free(struct protolib *pl);
-
-/* Load one file into PL.  Definitions already in PL win over later ones
- * (load the highest-priority file first).  Errors are printed as
- * "file:line:col: error: ..." on stderr; a bad line is skipped and the
- * rest loads.  Returns the number of errors, or -1 (with a message) if
- * the file cannot be read. */
-int protolib_load_file(struct protolib *pl, const char *path);
-
-/* Parse a config held in memory (for tests): NAME is used in messages. */
-int protolib_load_string(struct protolib *pl, const char *name,
-			 const char *text);
 
 /* The prototype of function NAME, or NULL when no file describes it.
  * PL's own definitions come first, then those of its imports, in the
@@ -32,9 +23,9 @@ const struct prototype *protolib_lookup(const struct protolib *pl,
 
 /* The type named NAME by a typedef of PL or of its imports (same order as
  * protolib_lookup), or NULL.  The type lives as long as the protolib that
- * defines it. */
-const struct type *protolib_lookup_type(const struct protolib *pl,
-					const char *name);
+ * defines it and is shared: it must not be modified. */
+struct type *protolib_lookup_type(const struct protolib *pl,
+				  const char *name);
 
 /* Resolves `import "NAME";`: returns the protolib holding NAME.conf, or
  * NULL when there is none (an error at the import line).  The returned
@@ -55,5 +46,32 @@ void protolib_set_import_resolver(struct protolib *pl,
  * importing PL itself or the same library twice does nothing.  Typedefs
  * of IMP are usable by files loaded into PL afterwards. */
 void protolib_add_import(struct protolib *pl, const struct protolib *imp);
+
+/* What the conf parser fills PL with.  Definitions already in PL win
+ * over later ones. */
+
+/* The arena that owns every type of PL's files. */
+struct type_arena *protolib_arena(struct protolib *pl);
+
+/* A new file starts loading into PL: typedefs from now on are its own. */
+void protolib_begin_file(struct protolib *pl);
+
+/* PL's own typedef NAME (imports are not searched), or NULL.
+ * *THIS_FILE tells whether the file being loaded defined it. */
+struct type *protolib_own_type(struct protolib *pl, const char *name,
+			       bool *this_file);
+
+/* Define typedef NAME as T for the file being loaded; PL has no typedef
+ * NAME of its own yet.  NAME is copied. */
+void protolib_add_type(struct protolib *pl, const char *name,
+		       struct type *t);
+
+/* Add function P (its name set), which PL then owns.  When PL already
+ * has a function of that name, that one wins and P is freed. */
+void protolib_add_proto(struct protolib *pl, struct prototype *p);
+
+/* `import "NAME";` through the resolver: 0, or -ENOENT when it has no
+ * library NAME.  Without a resolver, nothing happens (0). */
+int protolib_import(struct protolib *pl, const char *name);
 
 #endif

@@ -1,0 +1,153 @@
+/* The prototype library: two name tables (functions and typedefs) over
+ * one type arena, and the libraries imported after them. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "hmap.h"
+#include "protolib.h"
+#include "type.h"
+#include "xmalloc.h"
+
+/* Imports nest at most this deep (a cycle a -> b -> a stops here). */
+#define IMPORT_DEPTH 8
+
+struct protolib {
+	struct type_arena arena;
+	struct hmap protos;	/* name -> struct prototype, owned; the key
+				 * is the prototype's own name */
+	struct hmap types;	/* name (owned) -> struct type; val: the load
+				 * that defined it */
+	unsigned gen;		/* loads begun */
+	const struct protolib **imports;
+	size_t nimports;
+	protolib_import_fn resolve;
+	void *resolve_ctx;
+};
+
+/* hmap_find on a table of a const protolib: lookups do not modify it. */
+static struct hent *find(const struct hmap *m, const char *name)
+{
+	return hmap_find((struct hmap *)m, name, 0);
+}
+
+struct protolib *protolib_new(void)
+{
+	return xcalloc(1, sizeof(struct protolib));
+}
+
+void protolib_free(struct protolib *pl)
+{
+	if (!pl)
+		return;
+	for (size_t i = 0; i < pl->protos.cap; i++)
+		if (pl->protos.tab[i].used)
+			prototype_free(pl->protos.tab[i].ptr);
+	for (size_t i = 0; i < pl->types.cap; i++)
+		if (pl->types.tab[i].used)
+			free((char *)pl->types.tab[i].skey);
+	hmap_destroy(&pl->protos);
+	hmap_destroy(&pl->types);
+	free(pl->imports);
+	type_arena_destroy(&pl->arena);
+	free(pl);
+}
+
+/* NAME in PL's own table (protos or types, by TYPES), then in its
+ * imports in order, depth first. */
+static struct hent *lookup_deep(const struct protolib *pl, const char *name,
+				bool types, unsigned depth)
+{
+	struct hent *e = find(types ? &pl->types : &pl->protos, name);
+
+	if (e || depth >= IMPORT_DEPTH)
+		return e;
+	for (size_t i = 0; i < pl->nimports && !e; i++)
+		if (pl->imports[i] != pl)
+			e = lookup_deep(pl->imports[i], name, types, depth + 1);
+	return e;
+}
+
+const struct prototype *protolib_lookup(const struct protolib *pl,
+					const char *name)
+{
+	struct hent *e = pl ? lookup_deep(pl, name, false, 0) : NULL;
+
+	return e ? e->ptr : NULL;
+}
+
+struct type *protolib_lookup_type(const struct protolib *pl,
+				  const char *name)
+{
+	struct hent *e = pl ? lookup_deep(pl, name, true, 0) : NULL;
+
+	return e ? e->ptr : NULL;
+}
+
+void protolib_set_import_resolver(struct protolib *pl,
+				  protolib_import_fn resolve, void *ctx)
+{
+	pl->resolve = resolve;
+	pl->resolve_ctx = ctx;
+}
+
+void protolib_add_import(struct protolib *pl, const struct protolib *imp)
+{
+	if (!imp || imp == pl)
+		return;
+	for (size_t i = 0; i < pl->nimports; i++)
+		if (pl->imports[i] == imp)
+			return;
+	pl->imports = xreallocarray(pl->imports, pl->nimports + 1,
+				    sizeof(*pl->imports));
+	pl->imports[pl->nimports++] = imp;
+}
+
+struct type_arena *protolib_arena(struct protolib *pl)
+{
+	return &pl->arena;
+}
+
+void protolib_begin_file(struct protolib *pl)
+{
+	pl->gen++;
+}
+
+struct type *protolib_own_type(struct protolib *pl, const char *name,
+			       bool *this_file)
+{
+	struct hent *e = find(&pl->types, name);
+
+	*this_file = e && e->val == pl->gen;
+	return e ? e->ptr : NULL;
+}
+
+void protolib_add_type(struct protolib *pl, const char *name,
+		       struct type *t)
+{
+	struct hent *e = hmap_get(&pl->types, xstrdup(name), 0);
+
+	e->ptr = t;
+	e->val = pl->gen;
+}
+
+void protolib_add_proto(struct protolib *pl, struct prototype *p)
+{
+	struct hent *e = hmap_get(&pl->protos, p->name, 0);
+
+	if (e->ptr) {
+		prototype_free(p);	/* the earlier definition wins */
+		return;
+	}
+	e->ptr = p;
+}
+
+int protolib_import(struct protolib *pl, const char *name)
+{
+	if (!pl->resolve)
+		return 0;
+	const struct protolib *imp = pl->resolve(pl->resolve_ctx, name);
+	if (!imp)
+		return -ENOENT;
+	protolib_add_import(pl, imp);
+	return 0;
+}
