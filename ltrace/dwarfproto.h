@@ -3,9 +3,8 @@
  * only after protolib_lookup missed.
  *
  * Debug info is taken from the ELF file itself when it carries
- * .debug_info, else from a separate debug file: first by build-id
- * (/usr/lib/debug/.build-id/xx/rest.debug), then by .gnu_debuglink
- * (beside the file, in its .debug/ folder, under /usr/lib/debug/DIR/).
+ * .debug_info, else from a separate debug file found by build-id, then
+ * by .gnu_debuglink (sysdeps/linux-gnu/debugfile.h has the paths).
  *
  * Everything is lazy and cached: a file's DWARF is opened and indexed
  * (name -> DIE, one pass over the top-level DIEs of each CU) at most
@@ -14,10 +13,11 @@
  * no more than DWARF_MAX_DEPTH levels of nesting (deeper pointers become
  * addresses), no more than DWARF_MAX_FIELDS members per struct.
  *
- * Mapping (x86_64 LP64):
+ * Mapping (sizes from the architecture's data model, abi.h):
  *   base types by DW_ATE encoding and size: char, short/ushort, int/uint,
  *     long/ulong, llong/ullong ("long long"), float, double (long double
- *     too, approximately), bool -> bool lens on char/int;
+ *     too, so its value is not shown right), bool -> bool lens on
+ *     char/int;
  *   char * and const char * -> string; void * and function pointers ->
  *     addr; T * -> pointer to T; typedefs, const, volatile, restrict
  *     are looked through (mode_t is shown in octal);

@@ -1,0 +1,26 @@
+/* DWARF types as types of the prototype language, and subprograms as
+ * prototypes (for dwarf.c; the mapping is described in
+ * ltrace/dwarfproto.h).  One table per debug file: it owns the types it
+ * builds, and builds each struct and enum once per DIE, so recursive
+ * structs are cycles. */
+#ifndef LTRACE_DWARFTYPES_H
+#define LTRACE_DWARFTYPES_H
+
+#include <elfutils/libdw.h>
+
+#include "forward.h"
+
+struct dwarftypes;
+
+/* An empty table.  Never fails. */
+struct dwarftypes *dwarftypes_new(void);
+/* Frees every type DT built.  NULL is allowed. */
+void dwarftypes_free(struct dwarftypes *dt);
+
+/* The prototype of the subprogram DIE, named NAME, or NULL when the DIE
+ * says nothing about it (an old-style declaration, "int f();").  The
+ * caller owns the prototype (prototype_free); its types are DT's. */
+struct prototype *dwarftypes_proto(struct dwarftypes *dt, Dwarf_Die *die,
+				   const char *name);
+
+#endif
