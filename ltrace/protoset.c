@@ -22,7 +22,7 @@ struct cached {
 struct protoset {
 	struct protolib **front;	/* -F files */
 	size_t nfront;
-	struct protolib **back;		/* ~/.ltrace.conf, /etc/ltrace.conf */
+	struct protolib **back;	/* ~/.ltrace.conf, /etc/ltrace.conf */
 	size_t nback;
 	char **dirs;
 	size_t ndirs;

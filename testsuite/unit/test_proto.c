@@ -96,18 +96,16 @@ static const char *load_capture(struct protolib *pl, const char *name,
 {
 	static char buf[8192];
 	FILE *f = tmpfile();
-	int saved;
-	size_t n;
 
 	fflush(stderr);
-	saved = dup(2);
+	int saved = dup(2);
 	dup2(fileno(f), 2);
 	*nerr = conf_load_string(pl, name, text);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
 	rewind(f);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
 	buf[n] = 0;
 	fclose(f);
 	return buf;
@@ -158,14 +156,11 @@ static const struct {
 
 static void test_errors(void)
 {
-	struct protolib *pl;
-	const char *out;
-	size_t i;
 	int n;
 
-	for (i = 0; i < sizeof(errors) / sizeof(errors[0]); i++) {
-		pl = protolib_new();
-		out = load_capture(pl, "e.conf", errors[i].text, &n);
+	for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); i++) {
+		struct protolib *pl = protolib_new();
+		const char *out = load_capture(pl, "e.conf", errors[i].text, &n);
 		if (n != 1 || strcmp(out, errors[i].msg)) {
 			fprintf(stderr, "test_proto.c: error case %zu: got %d "
 				"[%s] want [%s]\n", i, n, out, errors[i].msg);
@@ -175,7 +170,7 @@ static void test_errors(void)
 		protolib_free(pl);
 	}
 	/* the rest of a file loads: bad lines are skipped one by one */
-	pl = protolib_new();
+	struct protolib *pl = protolib_new();
 	load_capture(pl, "e.conf", "int good1(int);\nint bad(int;\n"
 		     "int bad(string(int)\nint next(int);\nint good2(long);\n",
 		     &n);
@@ -247,10 +242,6 @@ static const struct protolib *resolve(void *ctx, const char *name)
 
 static void test_import(void)
 {
-	const struct prototype *p;
-	const char *out;
-	int n;
-
 	libs[0] = protolib_new();
 	libs[1] = protolib_new();
 	libs[2] = protolib_new();
@@ -262,13 +253,14 @@ static void test_import(void)
 	CHECK(conf_load_string(libs[1], "other.conf",
 		"import \"types\";\nint shared(int, int);\n"
 		"int only_other(fd);\n") == 0);
-	out = load_capture(libs[2], "self.conf",
+	int n;
+	const char *out = load_capture(libs[2], "self.conf",
 		"import \"other\";\nimport \"types\";\nimport \"self\";\n"
 		"int mine(fd, fd);\nimport \"nowhere\";\n", &n);
 	CHECK(n == 1);
 	CHECK(!strcmp(out, "self.conf:5:8: error: no prototype library to "
 		      "import for nowhere\n"));
-	p = protolib_lookup(libs[2], "mine");
+	const struct prototype *p = protolib_lookup(libs[2], "mine");
 	CHECK(p && p->nparams == 2 && p->params[0]->kind == TYPE_INT);
 	p = protolib_lookup(libs[2], "shared");	/* other.conf first */
 	CHECK(p && p->nparams == 2);
@@ -294,18 +286,25 @@ static void test_priority(void)
 	conf_load_string(pl, "a", "int f(int);\n");
 	conf_load_string(pl, "b", "long f(long, long);\n");
 	CHECK(protolib_lookup(pl, "f")->nparams == 1);
+	/* so do typedefs (silently: only a file's own are redefinitions),
+	 * and a later file completes an earlier forward declaration */
+	CHECK(conf_load_string(pl, "c", "typedef t = int;\n"
+			       "typedef fw = struct;\n") == 0);
+	CHECK(conf_load_string(pl, "d", "typedef t = long;\nint g(t);\n"
+			       "typedef fw = struct(int, fw*);\n") == 0);
+	CHECK(protolib_lookup(pl, "g")->params[0]->kind == TYPE_INT);
+	CHECK(!protolib_lookup_type(pl, "fw")->forward &&
+	      protolib_lookup_type(pl, "fw")->nfields == 2);
 	protolib_free(pl);
 }
 
 static void test_etc(void)
 {
-	struct protolib *pl;
-
 	if (access("/etc/ltrace.conf", R_OK)) {
 		fprintf(stderr, "test_proto: /etc/ltrace.conf absent, skipped\n");
 		return;
 	}
-	pl = protolib_new();
+	struct protolib *pl = protolib_new();
 	CHECK(conf_load_file(pl, "/etc/ltrace.conf") == 0);
 	CHECK(protolib_lookup(pl, "printf") != NULL);
 	CHECK(protolib_lookup(pl, "SYS_open") != NULL);
