@@ -107,8 +107,8 @@ struct type *type_char_array(struct type_arena *a, size_t n,
 
 void type_add_field(struct type *t, struct type *f)
 {
-	t->fields = xreallocarray(t->fields, t->nfields + 1,
-				  sizeof(*t->fields));
+	t->fields =
+		xreallocarray(t->fields, t->nfields + 1, sizeof(*t->fields));
 	t->fields[t->nfields++] = f;
 }
 
@@ -184,8 +184,8 @@ struct type *type_builtin_string(enum type_kind elt)
 
 void prototype_add_param(struct prototype *p, struct type *t)
 {
-	p->params = xreallocarray(p->params, p->nparams + 1,
-				  sizeof(*p->params));
+	p->params =
+		xreallocarray(p->params, p->nparams + 1, sizeof(*p->params));
 	p->params[p->nparams++] = t;
 }
 

@@ -14,16 +14,15 @@
 #include "xmalloc.h"
 
 #define MAX_ENUMS 4096
-#define MAX_PEEL 64	/* typedef/cv chain */
-#define MAX_DIMS 8	/* array dimensions */
+#define MAX_PEEL 64 /* typedef/cv chain */
+#define MAX_DIMS 8 /* array dimensions */
 
 struct dwarftypes {
 	struct type_arena arena;
-	struct hmap by_die;	/* DIE offset -> struct or enum type */
+	struct hmap by_die; /* DIE offset -> struct or enum type */
 };
 
-static struct type *map_type(struct dwarftypes *dt, Dwarf_Die *die,
-			     int depth);
+static struct type *map_type(struct dwarftypes *dt, Dwarf_Die *die, int depth);
 
 /* --- DIE helpers --- */
 
@@ -88,9 +87,10 @@ static bool is_char(Dwarf_Die *die)
  * long, then long long; "long long" by name where it has long's size. */
 static enum type_kind int_kind(Dwarf_Word size, bool sgn, bool llong)
 {
-	static const enum type_kind kinds[][2] = {	/* unsigned, signed */
-		{ TYPE_CHAR, TYPE_CHAR },   { TYPE_USHORT, TYPE_SHORT },
-		{ TYPE_UINT, TYPE_INT },    { TYPE_ULONG, TYPE_LONG },
+	static const enum type_kind kinds[][2] = {
+		/* unsigned, signed */
+		{ TYPE_CHAR, TYPE_CHAR },    { TYPE_USHORT, TYPE_SHORT },
+		{ TYPE_UINT, TYPE_INT },     { TYPE_ULONG, TYPE_LONG },
 		{ TYPE_ULLONG, TYPE_LLONG },
 	};
 	size_t n = sizeof(kinds) / sizeof(kinds[0]);
@@ -146,20 +146,19 @@ static struct type *map_int(struct dwarftypes *dt, Dwarf_Die *die,
 	const char *name = dwarf_diename(die);
 
 	if (size == 16)
-		return pair(dt, type_lensed(&dt->arena,
-					    int_kind(8, false, false),
-					    LENS_HEX));
+		return pair(dt,
+			    type_lensed(&dt->arena, int_kind(8, false, false),
+					LENS_HEX));
 	if (size != 1 && size != 2 && size != 4 && size != 8)
 		return opaque(dt, size);
-	enum type_kind k = int_kind(size, enc == DW_ATE_signed ||
-					  enc == DW_ATE_signed_char,
-				    name && strstr(name, "long long"));
+	enum type_kind k = int_kind(
+		size, enc == DW_ATE_signed || enc == DW_ATE_signed_char,
+		name && strstr(name, "long long"));
 	return octal ? type_lensed(&dt->arena, k, LENS_OCT) :
 		       type_basic(&dt->arena, k);
 }
 
-static struct type *map_base(struct dwarftypes *dt, Dwarf_Die *die,
-			     bool octal)
+static struct type *map_base(struct dwarftypes *dt, Dwarf_Die *die, bool octal)
 {
 	Dwarf_Attribute a;
 	Dwarf_Word enc = 0;
@@ -258,8 +257,8 @@ static bool member_offset(Dwarf_Die *m, Dwarf_Word *off)
 /* Append FT at byte offset OFF, hiding any gap before it (bitfields,
  * explicit alignment).  False when the natural layout cannot reach OFF
  * (packed structs). */
-static bool place_field(struct dwarftypes *dt, struct type *t,
-			struct type *ft, Dwarf_Word off)
+static bool place_field(struct dwarftypes *dt, struct type *t, struct type *ft,
+			Dwarf_Word off)
 {
 	size_t end = type_offsetof(t, t->nfields);
 	size_t al = type_alignof(ft);
@@ -297,8 +296,8 @@ static bool add_member(struct dwarftypes *dt, struct type *t, Dwarf_Die *m,
 	return off < size && place_field(dt, t, ft, off);
 }
 
-static bool fill_struct(struct dwarftypes *dt, struct type *t,
-			Dwarf_Die *die, int depth)
+static bool fill_struct(struct dwarftypes *dt, struct type *t, Dwarf_Die *die,
+			int depth)
 {
 	Dwarf_Word size = die_size(die);
 	Dwarf_Die m;
@@ -321,8 +320,7 @@ static bool fill_struct(struct dwarftypes *dt, struct type *t,
 	return type_sizeof(t) == size;
 }
 
-static struct type *map_struct(struct dwarftypes *dt, Dwarf_Die *die,
-			       int depth)
+static struct type *map_struct(struct dwarftypes *dt, Dwarf_Die *die, int depth)
 {
 	Dwarf_Off off = dwarf_dieoffset(die);
 	struct hent *e = hmap_find(&dt->by_die, NULL, off);
@@ -411,8 +409,7 @@ static Dwarf_Word subrange_count(Dwarf_Die *sub)
 	return n >= lo ? n - lo + 1 : 0;
 }
 
-static struct type *map_array(struct dwarftypes *dt, Dwarf_Die *die,
-			      int depth)
+static struct type *map_array(struct dwarftypes *dt, Dwarf_Die *die, int depth)
 {
 	Dwarf_Word dims[MAX_DIMS];
 	size_t n = 0;
@@ -439,8 +436,8 @@ static struct type *map_array(struct dwarftypes *dt, Dwarf_Die *die,
 }
 
 /* DIE is already peeled; TD is the last typedef's name on the way. */
-static struct type *map_tagged(struct dwarftypes *dt, Dwarf_Die *die,
-			       int depth, const char *td)
+static struct type *map_tagged(struct dwarftypes *dt, Dwarf_Die *die, int depth,
+			       const char *td)
 {
 	switch (dwarf_tag(die)) {
 	case DW_TAG_base_type:
@@ -468,8 +465,7 @@ static struct type *map_tagged(struct dwarftypes *dt, Dwarf_Die *die,
 	}
 }
 
-static struct type *map_type(struct dwarftypes *dt, Dwarf_Die *type,
-			     int depth)
+static struct type *map_type(struct dwarftypes *dt, Dwarf_Die *type, int depth)
 {
 	Dwarf_Die die = *type;
 	const char *td = NULL;
@@ -510,9 +506,10 @@ static bool add_params(struct dwarftypes *dt, struct prototype *p,
 			continue;
 		/* without a type: a register's worth */
 		Dwarf_Die type;
-		struct type *t = type_of(&c, &type, NULL) ?
-				 map_type(dt, &type, 0) :
-				 opaque(dt, abi_scalars[TYPE_LONG].size);
+		struct type *t =
+			type_of(&c, &type, NULL) ?
+				map_type(dt, &type, 0) :
+				opaque(dt, abi_scalars[TYPE_LONG].size);
 		prototype_add_param(p, t);
 		*lastname = dwarf_diename(&c);
 	} while (dwarf_siblingof(&c, &c) == 0);
