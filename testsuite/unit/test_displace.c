@@ -28,19 +28,8 @@
 
 #include <Zydis/Zydis.h>
 
+#include "check.h"
 #include "displace.h"
-
-static int failures;
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);			\
-			fputc('\n', stderr);				\
-			failures++;					\
-		}							\
-	} while (0)
 
 static uint64_t get_le(const uint8_t *p, unsigned n)
 {
@@ -226,7 +215,7 @@ static void check_bytes(const struct pcase *p, const struct displaced *d)
 		return;
 	hexdump(a, d->code, d->code_len);
 	hexdump(b, exp, n);
-	CHECK(0, "%s: code %s, expected %s", p->name, a, b);
+	FAIL("%s: code %s, expected %s", p->name, a, b);
 }
 
 static int decode(const uint8_t *p, size_t n, ZydisDecodedInstruction *zi,
@@ -280,8 +269,8 @@ static void check_redecode(const struct pcase *p, const struct displaced *d)
 		uint64_t abs;
 
 		if (decode(d->code + off, d->code_len - off, &zi, ops) != 0) {
-			CHECK(0, "%s: slot code does not decode at +%u",
-			      p->name, off);
+			FAIL("%s: slot code does not decode at +%u",
+			     p->name, off);
 			return;
 		}
 		abs = rip_abs(d->code + off, zi.length, p->slot + off, &jabs);
@@ -723,7 +712,7 @@ static void exec_case(const struct env *e, size_t i)
 	run(e, i, &c, (uint64_t)case_at(e, i), &native_res);
 	initial(e, i, &c);
 	if (displaced_entry(e, i, &c, &entry) != 0) {
-		CHECK(0, "%s: not displaceable", xcases[i].name);
+		FAIL("%s: not displaceable", xcases[i].name);
 		return;
 	}
 	run(e, i, &c, entry, &displaced_res);
@@ -764,7 +753,7 @@ static void test_exec(void)
 	_Static_assert(NXCASES * CASE_SPAN <= 4096, "code page");
 	_Static_assert(NXCASES * DISPLACE_SLOT_SIZE <= 8192, "slot page");
 	if (set_up(&e) != 0) {
-		CHECK(0, "cannot map code, slot and stack pages");
+		FAIL("cannot map code, slot and stack pages");
 		return;
 	}
 	for (size_t i = 0; i < NXCASES; i++)
@@ -778,11 +767,8 @@ int main(void)
 {
 	test_plans();
 	test_exec();
-	if (failures)
-		fprintf(stderr, "test_displace: %d check(s) failed\n",
-			failures);
-	else
+	if (!check_failures)
 		printf("test_displace: all passed (%zu plans, %zu executed)\n",
 		       sizeof(pcases) / sizeof(pcases[0]), NXCASES);
-	return failures ? 1 : 0;
+	return check_exit();
 }

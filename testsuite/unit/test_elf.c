@@ -12,6 +12,7 @@
  * gcc is missing.  Fixtures: see set_fixtures(). */
 #include "elfscan.h"
 #include "../../sysdeps/linux-gnu/plt_arch.h"
+#include "check.h"
 #include "fixtures.h"
 
 #include <errno.h>
@@ -19,36 +20,14 @@
 #include <gelf.h>
 #include <inttypes.h>
 #include <libelf.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int failures;
 static char tmpdir[] = "/tmp/test_elf.XXXXXX";
 static char fixtures[4096];
-
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void fail(const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
-	va_end(ap);
-	if (n < 0 || n > (int)sizeof(buf) - 2)
-		n = sizeof(buf) - 2;
-	buf[n++] = '\n';
-	fprintf(stderr, "test_elf: FAIL: %.*s", n, buf);
-	failures++;
-}
-
-#define CHECK(cond, ...) do { if (!(cond)) fail(__VA_ARGS__); } while (0)
 
 /* ---- independent facts about a file, read with libelf ---- */
 
@@ -134,7 +113,7 @@ static bool facts_open(struct facts *f, const char *path)
 		return false;
 	f->elf = elf_begin(f->fd, ELF_C_READ, NULL);
 	if (!f->elf || elf_getshdrstrndx(f->elf, &shstrndx) < 0) {
-		fail("%s: libelf cannot read it", path);
+		FAIL("%s: libelf cannot read it", path);
 		return false;
 	}
 	while ((scn = elf_nextscn(f->elf, scn)) != NULL)
@@ -210,7 +189,7 @@ static void check_entry(const char *path, const struct facts *f,
 	uint64_t got;
 
 	if (!c || !c->bytes) {
-		fail("%s: %s: stub %#" PRIx64 " not in code", path, e->name,
+		FAIL("%s: %s: stub %#" PRIx64 " not in code", path, e->name,
 		     e->addr);
 		return;
 	}
@@ -220,7 +199,7 @@ static void check_entry(const char *path, const struct facts *f,
 	      "%s: %s: bytes at %#" PRIx64 " do not jump through %#" PRIx64,
 	      path, e->name, e->addr, e->got);
 	if (!r) {
-		fail("%s: %s: no relocation at GOT %#" PRIx64, path, e->name,
+		FAIL("%s: %s: no relocation at GOT %#" PRIx64, path, e->name,
 		     e->got);
 		return;
 	}
@@ -298,7 +277,7 @@ static bool scan_and_check(const char *path, struct elf_image *img)
 	int rc = elf_image_read(img, path, err, sizeof(err));
 
 	if (rc < 0) {
-		fail("%s: elf_image_read: %d (%s)", path, rc, err);
+		FAIL("%s: elf_image_read: %d (%s)", path, rc, err);
 		return false;
 	}
 	if (!facts_open(&f, path)) {
@@ -397,7 +376,7 @@ static void test_variant(const struct variant *v)
 	char path[4200];
 
 	if (!build(v->out, v->src, v->flags)) {
-		fail("%s: gcc %s failed", v->out, v->flags);
+		FAIL("%s: gcc %s failed", v->out, v->flags);
 		return;
 	}
 	tmp_path(path, sizeof(path), v->out);
@@ -446,7 +425,7 @@ static void test_ifunc(const char *out, const char *flags, const char *name)
 	char path[4200];
 
 	if (!build(out, "ifunc.c", flags)) {
-		fail("%s: gcc %s failed", out, flags);
+		FAIL("%s: gcc %s failed", out, flags);
 		return;
 	}
 	tmp_path(path, sizeof(path), out);
@@ -468,7 +447,7 @@ static void test_dso(void)
 
 	if (!build("libfixture.so", "dso.c",
 		   "-shared -fPIC -Wl,-soname,libfixture.so.1")) {
-		fail("libfixture.so: gcc failed");
+		FAIL("libfixture.so: gcc failed");
 		return;
 	}
 	tmp_path(path, sizeof(path), "libfixture.so");
@@ -573,17 +552,17 @@ static void test_crafted(void)
 	tmp_path(lazy, sizeof(lazy), "lazy");
 	tmp_path(path, sizeof(path), "aarch64");
 	if (!patched_copy(lazy, path, 18, &aarch64, 2, 0))
-		fail("%s: cannot craft", path);
+		FAIL("%s: cannot craft", path);
 	expect_error(path, -ENOEXEC, "ELF for another architecture (AArch64)");
 	tmp_path(path, sizeof(path), "riscv32");
 	if (!patched_copy(lazy, path, 18, &riscv, 2, 0) ||
 	    !patched_copy(path, path, EI_CLASS, "\x01", 1, 0))
-		fail("%s: cannot craft", path);
+		FAIL("%s: cannot craft", path);
 	expect_error(path, -ENOEXEC,
 		     "ELF for another architecture (RISC-V, 32-bit)");
 	tmp_path(path, sizeof(path), "truncated");
 	if (!patched_copy(lazy, path, 0, "\x7f", 1, 200)) {
-		fail("%s: cannot craft", path);
+		FAIL("%s: cannot craft", path);
 	} else {
 		rc = elf_image_read(&img, path, err, sizeof(err));
 		CHECK(rc < 0 || img.nplt == 0, "%s: truncated file: rc %d",
@@ -696,7 +675,7 @@ int main(void)
 
 	if (system("gcc --version >/dev/null 2>&1") != 0) {
 		fprintf(stderr, "test_elf: skip: gcc not found\n");
-		return 77;
+		return CHECK_SKIP;
 	}
 	set_fixtures();
 	if (!mkdtemp(tmpdir)) {
@@ -718,7 +697,5 @@ int main(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "test_elf: could not remove %s\n", tmpdir);
-	if (failures)
-		fprintf(stderr, "test_elf: %d check(s) failed\n", failures);
-	return failures ? 1 : 0;
+	return check_exit();
 }

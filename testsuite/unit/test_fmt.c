@@ -5,8 +5,9 @@
 #include <string.h>
 #include <sys/user.h>
 
-#include "calltext.h"
 #include "callsite.h"
+#include "calltext.h"
+#include "check.h"
 #include "lens.h"
 #include "memsrc.h"
 #include "proto.h"
@@ -16,7 +17,6 @@
 #define MEMSZ 8192
 #define STACK (BASE + 6144)	/* rsp at entry */
 
-static int failures;
 static unsigned char mem[MEMSZ];
 static size_t brk_off;		/* bump allocator in mem[0..6144) */
 
@@ -94,11 +94,7 @@ static void entry(const char *name, const char *want, int line)
 	strbuf_init(&sb);
 	cs.at_entry = true;
 	pending = calltext_entry(&opts, protolib_lookup(pl, name), &cs, &sb);
-	if (strcmp(sb.s ? sb.s : "", want)) {
-		fprintf(stderr, "test_fmt.c:%d: entry: got [%s] want [%s]\n",
-			line, sb.s ? sb.s : "", want);
-		failures++;
-	}
+	check_str(__FILE__, line, name, sb.s, want);
 	strbuf_destroy(&sb);
 }
 
@@ -111,29 +107,13 @@ static void ret(const char *want_more, const char *want_ret, int line)
 	cs.at_entry = false;
 	calltext_return(pending, &cs, &more, &r);
 	pending = NULL;
-	if (strcmp(more.s ? more.s : "", want_more) ||
-	    strcmp(r.s ? r.s : "", want_ret)) {
-		fprintf(stderr, "test_fmt.c:%d: return: got [%s] = [%s] "
-			"want [%s] = [%s]\n", line, more.s ? more.s : "",
-			r.s ? r.s : "", want_more, want_ret);
-		failures++;
-	}
+	check_str(__FILE__, line, "arguments at return", more.s, want_more);
+	check_str(__FILE__, line, "return value", r.s, want_ret);
 	strbuf_destroy(&more);
 	strbuf_destroy(&r);
 }
 
 #define ENTRY(n, w) entry((n), (w), __LINE__)
-#define CHECK_LEN(len, budget) check_len((len), (budget), __LINE__)
-
-/* Output cut at the budget: past it by at most one value's text. */
-static void check_len(size_t len, size_t budget, int line)
-{
-	if (len < budget / 2 || len > budget + 4096) {
-		fprintf(stderr, "test_fmt.c:%d: output length %zu, budget %zu\n",
-			line, len, budget);
-		failures++;
-	}
-}
 #define RET(m, r) ret((m), (r), __LINE__)
 
 static const char conf[] =
@@ -734,7 +714,11 @@ static void test_bounds(void)
 		cs.at_entry = true;
 		pending = calltext_entry(&opts, protolib_lookup(pl, "g_wideout"),
 					&cs, &sb);
-		CHECK_LEN(sb.len, lens_budget(&opts));
+		/* past the budget by at most one value's text */
+		CHECK(sb.len >= lens_budget(&opts) / 2 &&
+		      sb.len <= lens_budget(&opts) + 4096,
+		      "output length %zu, budget %zu", sb.len,
+		      lens_budget(&opts));
 		strbuf_destroy(&sb);
 		calltext_free(pending);
 		opts = saved;
@@ -793,7 +777,5 @@ int main(void)
 	test_bounds();
 	test_more_lenses();
 	protolib_free(pl);
-	if (failures)
-		fprintf(stderr, "test_fmt: %d failures\n", failures);
-	return failures ? 1 : 0;
+	return check_exit();
 }
