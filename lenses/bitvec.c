@@ -14,7 +14,7 @@ static bool bit(const unsigned char *b, size_t i, bool inv)
 	return ((b[i / 8] >> (i % 8)) & 1) != inv;
 }
 
-static void print_bits(struct fmt_ctx *c, const unsigned char *b, size_t n)
+static void print_bits(struct lens_ctx *c, const unsigned char *b, size_t n)
 {
 	size_t i, set = 0, idx = 0, bits = n * 8;
 	bool inv;
@@ -42,7 +42,7 @@ static void print_bits(struct fmt_ctx *c, const unsigned char *b, size_t n)
 	emit_end(c, EMIT_BITVEC, false);
 }
 
-void lens_bitvec(struct fmt_ctx *c, const struct value *v)
+void lens_bitvec(struct lens_ctx *c, const struct value *v)
 {
 	unsigned char b[BITVEC_MAX];
 	struct value tv = *v;

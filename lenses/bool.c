@@ -2,7 +2,7 @@
 #include "lens.h"
 #include "type.h"
 
-void lens_bool(struct fmt_ctx *c, const struct value *v)
+void lens_bool(struct lens_ctx *c, const struct value *v)
 {
 	int64_t x;
 

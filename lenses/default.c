@@ -10,7 +10,7 @@
 #include "type.h"
 #include "xmalloc.h"
 
-static void lens_char(struct fmt_ctx *c, const struct value *v)
+static void lens_char(struct lens_ctx *c, const struct value *v)
 {
 	unsigned char ch;
 
@@ -26,13 +26,13 @@ static void lens_char(struct fmt_ctx *c, const struct value *v)
 /* Pointers to void print as addresses; others are followed.  A pointer
  * already being followed prints "recurse" and one '^' per level up; more
  * than -A nested structs of one type, or LENS_MAX_DEPTH pointers, "...". */
-static bool recursion_stop(struct fmt_ctx *c, uint64_t p, const struct type *to)
+static bool recursion_stop(struct lens_ctx *c, uint64_t p, const struct type *to)
 {
 	size_t i, same = 0;
 
 	for (i = 0; i < c->nptrs; i++)
 		same += to->kind == TYPE_STRUCT && c->ptr_types[i] == to;
-	if (same >= c->o->arraylen || c->nptrs >= LENS_MAX_DEPTH) {
+	if (same >= c->limits->arraylen || c->nptrs >= LENS_MAX_DEPTH) {
 		emit_text(c, "...");
 		return true;
 	}
@@ -47,7 +47,7 @@ static bool recursion_stop(struct fmt_ctx *c, uint64_t p, const struct type *to)
 	return false;
 }
 
-void lens_pointer(struct fmt_ctx *c, const struct value *v)
+void lens_pointer(struct lens_ctx *c, const struct value *v)
 {
 	const struct type *to = v->type->elt;
 	struct value tv;
@@ -87,10 +87,10 @@ static bool all_zero(const unsigned char *b, size_t sz)
  * (to tell there are more) if that is less; zero() scans stop earlier.
  * A local value (inside a struct fetched from registers) has storage for
  * a fixed-size array only. */
-static size_t array_want(struct fmt_ctx *c, const struct value *v, bool *zero)
+static size_t array_want(struct lens_ctx *c, const struct value *v, bool *zero)
 {
 	const struct type *t = v->type;
-	size_t want = c->o->arraylen + 1;
+	size_t want = c->limits->arraylen + 1;
 	int64_t len = -1;
 
 	*zero = expr_is_zero(t->len);
@@ -124,15 +124,15 @@ static size_t pointer_offsets(const struct type *t, size_t *offs, size_t max)
 /* An array of pointers or of structs holding pointers (writev's iovecs,
  * argv): fetch the memory they point at in one gathered read before the
  * elements are formatted one by one. */
-static void prefetch_targets(struct fmt_ctx *c, const struct value *v,
+static void prefetch_targets(struct lens_ctx *c, const struct value *v,
 			     size_t want, size_t esz)
 {
 	enum { BATCH = 16 };
 	size_t offs[4], noffs = pointer_offsets(v->type->elt, offs, 4);
 	if (!v->remote || !noffs || !want || !c->mem->prefetch)
 		return;
-	if (want > c->o->arraylen + 1)
-		want = c->o->arraylen + 1;
+	if (want > c->limits->arraylen + 1)
+		want = c->limits->arraylen + 1;
 	size_t total = want * esz, got = 0;
 	unsigned char *all = xmalloc(total);
 	uint64_t addrs[BATCH];
@@ -173,9 +173,9 @@ static void prefetch_targets(struct fmt_ctx *c, const struct value *v,
 
 /* Elements are read one at a time through the page cache, so a corrupt
  * length costs at most -A + 1 reads and no allocation. */
-static void lens_array(struct fmt_ctx *c, const struct value *v)
+static void lens_array(struct lens_ctx *c, const struct value *v)
 {
-	size_t i, cap = c->o->arraylen, esz = type_sizeof(v->type->elt);
+	size_t i, cap = c->limits->arraylen, esz = type_sizeof(v->type->elt);
 	bool zero, more = false;
 	size_t want = array_want(c, v, &zero);
 	unsigned char *buf = xmalloc(esz ? esz : 1);
@@ -204,7 +204,7 @@ static void lens_array(struct fmt_ctx *c, const struct value *v)
  * member whose length is another member's value (struct(ulong,
  * array(int, elt1), int)) moves the members after it. */
 struct elt_data {
-	struct fmt_ctx *c;
+	struct lens_ctx *c;
 	const struct value *v;
 	size_t *offs;
 	size_t nknown;		/* members whose offset is known */
@@ -233,7 +233,7 @@ static bool is_dynamic(const struct type *f)
 /* The storage of dynamic member F at OFF: its length's value, or for a
  * zero() array the elements up to and including the terminator.  False
  * when unknown or absurd (a corrupt length), which ends the struct. */
-static bool dynamic_size(struct fmt_ctx *c, const struct value *fv,
+static bool dynamic_size(struct lens_ctx *c, const struct value *fv,
 			 size_t *size)
 {
 	const struct type *f = fv->type;
@@ -269,7 +269,7 @@ static size_t align_to(size_t n, size_t al)
 	return al ? (n + al - 1) / al * al : n;
 }
 
-static void struct_fields(struct fmt_ctx *c, const struct value *v)
+static void struct_fields(struct lens_ctx *c, const struct value *v)
 {
 	const struct type *t = v->type;
 	struct expr_env env = { 0 }, *saved = (struct expr_env *)c->env;
@@ -329,7 +329,7 @@ static bool struct_is_dynamic(const struct type *t)
 
 /* A struct in tracee memory is read at once, except one holding dynamic
  * arrays, whose members are read where they turn out to be. */
-static void lens_struct(struct fmt_ctx *c, const struct value *v)
+static void lens_struct(struct lens_ctx *c, const struct value *v)
 {
 	size_t n = type_sizeof(v->type);
 	unsigned char *local;
@@ -349,7 +349,7 @@ static void lens_struct(struct fmt_ctx *c, const struct value *v)
 
 /* Arrays and structs nest by value without pointers only finitely, but
  * cap the depth anyway against pathological files. */
-static void lens_nested(struct fmt_ctx *c, const struct value *v)
+static void lens_nested(struct lens_ctx *c, const struct value *v)
 {
 	if (c->depth >= 4 * LENS_MAX_DEPTH) {
 		emit_text(c, "...");
@@ -363,7 +363,7 @@ static void lens_nested(struct fmt_ctx *c, const struct value *v)
 	c->depth--;
 }
 
-void lens_default(struct fmt_ctx *c, const struct value *v)
+void lens_default(struct lens_ctx *c, const struct value *v)
 {
 	switch (v->type->kind) {
 	case TYPE_VOID:

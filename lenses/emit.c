@@ -16,14 +16,14 @@ static const struct {
 	[EMIT_ARGS] = { "", "", ", " },
 };
 
-void emit_begin(struct fmt_ctx *c, enum emit_group g)
+void emit_begin(struct lens_ctx *c, enum emit_group g)
 {
 	strbuf_addstr(c->sb, groups[g].open);
 }
 
 /* Arrays put the ellipsis inside the bracket ("[ 1, 2... ]"), strings
  * after the closing quote ("\"abc\"..."). */
-void emit_end(struct fmt_ctx *c, enum emit_group g, bool more)
+void emit_end(struct lens_ctx *c, enum emit_group g, bool more)
 {
 	if (more && g != EMIT_STRING)
 		strbuf_addstr(c->sb, "...");
@@ -32,19 +32,19 @@ void emit_end(struct fmt_ctx *c, enum emit_group g, bool more)
 		strbuf_addstr(c->sb, "...");
 }
 
-void emit_sep(struct fmt_ctx *c, enum emit_group g, size_t idx)
+void emit_sep(struct lens_ctx *c, enum emit_group g, size_t idx)
 {
 	if (idx)
 		strbuf_addstr(c->sb, groups[g].sep);
 }
 
-void emit_text(struct fmt_ctx *c, const char *s)
+void emit_text(struct lens_ctx *c, const char *s)
 {
 	strbuf_addstr(c->sb, s);
 }
 
 /* Numbers can be long (%f of 1e300 has 300 digits): format in place. */
-void emit_printf(struct fmt_ctx *c, const char *fmt, ...)
+void emit_printf(struct lens_ctx *c, const char *fmt, ...)
 {
 	char buf[128];
 	va_list ap, ap2;
@@ -83,7 +83,7 @@ static char escape_letter(unsigned char ch)
 
 /* Escapes as ltrace prints them; we also escape '"' inside strings
  * (ltrace 0.7.3 leaves it bare, which makes the output ambiguous). */
-void emit_char(struct fmt_ctx *c, unsigned char ch, char quote)
+void emit_char(struct lens_ctx *c, unsigned char ch, char quote)
 {
 	char l = escape_letter(ch);
 
@@ -99,12 +99,12 @@ void emit_char(struct fmt_ctx *c, unsigned char ch, char quote)
 	}
 }
 
-void emit_nil(struct fmt_ctx *c)
+void emit_nil(struct lens_ctx *c)
 {
 	strbuf_addstr(c->sb, "nil");
 }
 
-void emit_addr(struct fmt_ctx *c, uint64_t a)
+void emit_addr(struct lens_ctx *c, uint64_t a)
 {
 	if (a)
 		emit_printf(c, "%#llx", (unsigned long long)a);
@@ -114,7 +114,7 @@ void emit_addr(struct fmt_ctx *c, uint64_t a)
 
 /* UTF-8 for printable code points; ASCII as emit_char; C1 controls,
  * surrogates and values past U+10FFFF as \x{...}. */
-void emit_wchar(struct fmt_ctx *c, uint32_t cp, char quote)
+void emit_wchar(struct lens_ctx *c, uint32_t cp, char quote)
 {
 	char u[4];
 	size_t n;

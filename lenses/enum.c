@@ -2,7 +2,7 @@
 #include "lens.h"
 #include "type.h"
 
-void lens_enum(struct fmt_ctx *c, const struct value *v)
+void lens_enum(struct lens_ctx *c, const struct value *v)
 {
 	const struct type *t = v->type;
 	int64_t x;

@@ -220,7 +220,7 @@ static const char *parse_spec(const char *p, struct spec *s)
 }
 
 struct pack {
-	struct fmt_ctx *c;
+	struct lens_ctx *c;
 	size_t idx;
 };
 
@@ -348,7 +348,7 @@ static size_t format_esz(const struct type *t)
 	return type_sizeof(s) == 2 || type_sizeof(s) == 4 ? type_sizeof(s) : 1;
 }
 
-void lens_format_pack(struct fmt_ctx *c, const struct value *v)
+void lens_format_pack(struct lens_ctx *c, const struct value *v)
 {
 	struct pack pk = { c, 1 };
 	size_t esz = format_esz(v->type);
@@ -370,7 +370,7 @@ void lens_format_pack(struct fmt_ctx *c, const struct value *v)
 		lens_render(c, &sv);
 	} else {
 		lens_chars(c, 0, (const unsigned char *)fmt,
-			   (int64_t)strlen(fmt) + 1, true, c->o->strlen);
+			   (int64_t)strlen(fmt) + 1, true, c->limits->strlen);
 	}
 	if (c->fetch && c->cs) {
 		if (is_positional(fmt))

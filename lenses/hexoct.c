@@ -5,7 +5,7 @@
 #include "lens.h"
 #include "type.h"
 
-static void unreadable(struct fmt_ctx *c, const struct value *v)
+static void unreadable(struct lens_ctx *c, const struct value *v)
 {
 	emit_addr(c, v->remote ? v->addr : 0);
 }
@@ -19,7 +19,7 @@ static uint64_t mask_to(const struct type *t, int64_t x)
 	return (uint64_t)x & ((1ULL << (8 * n)) - 1);
 }
 
-void lens_int(struct fmt_ctx *c, const struct value *v, enum radix r)
+void lens_int(struct lens_ctx *c, const struct value *v, enum radix r)
 {
 	int64_t x;
 
@@ -40,7 +40,7 @@ void lens_int(struct fmt_ctx *c, const struct value *v, enum radix r)
 
 /* Small numbers are probably numbers, anything else probably an address
  * (ltrace's INT_FMT_unknown). */
-void lens_guess(struct fmt_ctx *c, const struct value *v)
+void lens_guess(struct lens_ctx *c, const struct value *v)
 {
 	int64_t x;
 
@@ -58,7 +58,7 @@ void lens_guess(struct fmt_ctx *c, const struct value *v)
 
 /* float and double print as %f (hex: %a); long double, an x87 80-bit
  * number in 16 bytes, as %Lf (%La). */
-void lens_float(struct fmt_ctx *c, const struct value *v, enum radix r)
+void lens_float(struct lens_ctx *c, const struct value *v, enum radix r)
 {
 	unsigned char b[16] = { 0 };
 	size_t n = type_sizeof(v->type);

@@ -29,8 +29,8 @@ struct value {
  * for everything below it that has no lens of its own. */
 enum radix { RADIX_DEC, RADIX_HEX, RADIX_OCT };
 
-struct fmt_ctx {
-	const struct lens_limits *o;
+struct lens_ctx {
+	const struct lens_limits *limits;
 	struct memsrc *mem;
 	struct callsite *cs;		/* for parameter packs */
 	struct fetch_ctx *fetch;	/* cursor after the pack's string */
@@ -38,7 +38,7 @@ struct fmt_ctx {
 	struct strbuf *sb;
 	enum radix radix;		/* inherited from hex()/oct() */
 	size_t depth;
-	size_t limit;			/* stop at this sb->len; 0: never */
+	size_t budget_end;		/* stop at this sb->len; 0: never */
 	bool cut;			/* stopped: "..." written */
 	size_t nptrs;			/* pointers being dereferenced */
 	uint64_t ptrs[LENS_MAX_DEPTH];
@@ -54,62 +54,62 @@ enum emit_group {
 	EMIT_ARGS,
 };
 
-void emit_begin(struct fmt_ctx *c, enum emit_group g);
-void emit_end(struct fmt_ctx *c, enum emit_group g, bool more);
-void emit_sep(struct fmt_ctx *c, enum emit_group g, size_t idx);
-void emit_text(struct fmt_ctx *c, const char *s);
-void emit_printf(struct fmt_ctx *c, const char *fmt, ...)
+void emit_begin(struct lens_ctx *c, enum emit_group g);
+void emit_end(struct lens_ctx *c, enum emit_group g, bool more);
+void emit_sep(struct lens_ctx *c, enum emit_group g, size_t idx);
+void emit_text(struct lens_ctx *c, const char *s);
+void emit_printf(struct lens_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* One character inside QUOTE ('\'' or '"'), escaped. */
-void emit_char(struct fmt_ctx *c, unsigned char ch, char quote);
+void emit_char(struct lens_ctx *c, unsigned char ch, char quote);
 /* One wide character (a code point) inside QUOTE: UTF-8 when printable,
  * else escaped. */
-void emit_wchar(struct fmt_ctx *c, uint32_t cp, char quote);
-void emit_nil(struct fmt_ctx *c);
-void emit_addr(struct fmt_ctx *c, uint64_t a);
+void emit_wchar(struct lens_ctx *c, uint32_t cp, char quote);
+void emit_nil(struct lens_ctx *c);
+void emit_addr(struct lens_ctx *c, uint64_t a);
 
 /* Values. */
-size_t value_read(struct fmt_ctx *c, const struct value *v, void *buf,
+size_t value_read(struct lens_ctx *c, const struct value *v, void *buf,
 		  size_t len);
 /* The integer value of an integer, enum or pointer value: -1 if
  * unreadable. */
-int value_int(struct fmt_ctx *c, const struct value *v, int64_t *out);
+int value_int(struct lens_ctx *c, const struct value *v, int64_t *out);
 /* Member/element at byte offset OFF with type T. */
 struct value value_at(const struct value *v, const struct type *t,
 		      size_t off);
 /* A remote value at ADDR read into LOCAL (LEN bytes): false if short. */
-bool value_localize(struct fmt_ctx *c, struct value *v, unsigned char *local,
+bool value_localize(struct lens_ctx *c, struct value *v, unsigned char *local,
 		    size_t len);
 
 /* The most text one argument list or return value may take, whatever
  * nesting and cycles in the tracee: room for a few -s strings, and 64 KiB
  * besides.  Past it lens_render writes "..." once and nothing more. */
-size_t lens_budget(const struct lens_limits *o);
-bool lens_budget_full(const struct fmt_ctx *c);
+size_t lens_budget(const struct lens_limits *limits);
+bool lens_budget_full(const struct lens_ctx *c);
 
 /* Dispatch on the value's lens. */
-void lens_render(struct fmt_ctx *c, const struct value *v);
+void lens_render(struct lens_ctx *c, const struct value *v);
 bool lens_hidden(const struct type *t);
 
 /* The lens families. */
-void lens_default(struct fmt_ctx *c, const struct value *v);
-void lens_int(struct fmt_ctx *c, const struct value *v, enum radix r);
-void lens_guess(struct fmt_ctx *c, const struct value *v);
-void lens_bool(struct fmt_ctx *c, const struct value *v);
-void lens_enum(struct fmt_ctx *c, const struct value *v);
-void lens_bitvec(struct fmt_ctx *c, const struct value *v);
-void lens_string(struct fmt_ctx *c, const struct value *v);
-void lens_pointer(struct fmt_ctx *c, const struct value *v);
-void lens_float(struct fmt_ctx *c, const struct value *v, enum radix r);
+void lens_default(struct lens_ctx *c, const struct value *v);
+void lens_int(struct lens_ctx *c, const struct value *v, enum radix r);
+void lens_guess(struct lens_ctx *c, const struct value *v);
+void lens_bool(struct lens_ctx *c, const struct value *v);
+void lens_enum(struct lens_ctx *c, const struct value *v);
+void lens_bitvec(struct lens_ctx *c, const struct value *v);
+void lens_string(struct lens_ctx *c, const struct value *v);
+void lens_pointer(struct lens_ctx *c, const struct value *v);
+void lens_float(struct lens_ctx *c, const struct value *v, enum radix r);
 /* A printf-style pack: V is the format string pointer; the arguments
  * follow from c->fetch. */
-void lens_format_pack(struct fmt_ctx *c, const struct value *v);
+void lens_format_pack(struct lens_ctx *c, const struct value *v);
 /* Characters of a char array (string lens), LEN known or zero-scan. */
-void lens_chars(struct fmt_ctx *c, uint64_t addr, const unsigned char *local,
+void lens_chars(struct lens_ctx *c, uint64_t addr, const unsigned char *local,
 		int64_t len, bool zero, size_t cap);
 /* The same for wide characters of ESZ (2 or 4) bytes: printed as UTF-8,
  * as ltrace prints string(array(uint, zero)*). */
-void lens_wchars(struct fmt_ctx *c, uint64_t addr, const unsigned char *local,
+void lens_wchars(struct lens_ctx *c, uint64_t addr, const unsigned char *local,
 		 size_t esz, int64_t len, bool zero, size_t cap);
 
 #endif

@@ -20,7 +20,7 @@
  * (-s 9999999) a few dozen bulk reads; NEXT hands out one element at a
  * time. */
 struct chars {
-	struct fmt_ctx *c;
+	struct lens_ctx *c;
 	uint64_t addr;
 	const unsigned char *local;
 	size_t esz, want, pos, have, at;
@@ -84,7 +84,7 @@ static bool next_elt(struct chars *s, uint32_t *ch)
  * \0, as ltrace 0.7.3 does) shows min(L, -s) characters and gets the
  * ellipsis when L > -s.  ltrace adds it at L == -s too, which claims a
  * complete string was cut; we don't. */
-static void print_elts(struct fmt_ctx *c, uint64_t addr,
+static void print_elts(struct lens_ctx *c, uint64_t addr,
 		       const unsigned char *local, size_t esz, int64_t len,
 		       bool zero, size_t cap)
 {
@@ -120,13 +120,13 @@ static void print_elts(struct fmt_ctx *c, uint64_t addr,
 		free(s.buf);
 }
 
-void lens_chars(struct fmt_ctx *c, uint64_t addr, const unsigned char *local,
+void lens_chars(struct lens_ctx *c, uint64_t addr, const unsigned char *local,
 		int64_t len, bool zero, size_t cap)
 {
 	print_elts(c, addr, local, 1, len, zero, cap);
 }
 
-void lens_wchars(struct fmt_ctx *c, uint64_t addr, const unsigned char *local,
+void lens_wchars(struct lens_ctx *c, uint64_t addr, const unsigned char *local,
 		 size_t esz, int64_t len, bool zero, size_t cap)
 {
 	print_elts(c, addr, local, esz, len, zero, cap);
@@ -146,7 +146,7 @@ static size_t char_size(const struct type *elt)
 }
 
 /* Characters of array type T at ADDR (or LOCAL). */
-static void string_array(struct fmt_ctx *c, const struct type *t,
+static void string_array(struct lens_ctx *c, const struct type *t,
 			 uint64_t addr, const unsigned char *local)
 {
 	size_t esz = char_size(t->elt);
@@ -164,10 +164,10 @@ static void string_array(struct fmt_ctx *c, const struct type *t,
 	/* never read past an inline array's storage */
 	if (local && (len < 0 || (uint64_t)len * esz > type_sizeof(t)))
 		len = (int64_t)(type_sizeof(t) / esz);
-	print_elts(c, addr, local, esz, len, zero, c->o->strlen);
+	print_elts(c, addr, local, esz, len, zero, c->limits->strlen);
 }
 
-static void string_pointer(struct fmt_ctx *c, const struct value *v)
+static void string_pointer(struct lens_ctx *c, const struct value *v)
 {
 	const struct type *to = v->type->elt;
 	int64_t p;
@@ -180,13 +180,13 @@ static void string_pointer(struct fmt_ctx *c, const struct value *v)
 		string_array(c, to, (uint64_t)p, NULL);
 	} else if (char_size(to)) {
 		print_elts(c, (uint64_t)p, NULL, char_size(to), -1, true,
-			   c->o->strlen);
+			   c->limits->strlen);
 	} else {
 		lens_pointer(c, v);
 	}
 }
 
-void lens_string(struct fmt_ctx *c, const struct value *v)
+void lens_string(struct lens_ctx *c, const struct value *v)
 {
 	switch (v->type->kind) {
 	case TYPE_POINTER:

@@ -8,7 +8,7 @@
 #include "strbuf.h"
 #include "type.h"
 
-size_t value_read(struct fmt_ctx *c, const struct value *v, void *buf,
+size_t value_read(struct lens_ctx *c, const struct value *v, void *buf,
 		  size_t len)
 {
 	if (v->remote)
@@ -24,7 +24,7 @@ static size_t value_width(const struct type *t)
 	return n > 8 ? 8 : n;
 }
 
-int value_int(struct fmt_ctx *c, const struct value *v, int64_t *out)
+int value_int(struct lens_ctx *c, const struct value *v, int64_t *out)
 {
 	size_t n = value_width(v->type);
 	unsigned char b[8] = { 0 };
@@ -52,7 +52,7 @@ struct value value_at(const struct value *v, const struct type *t,
 	return r;
 }
 
-bool value_localize(struct fmt_ctx *c, struct value *v, unsigned char *local,
+bool value_localize(struct lens_ctx *c, struct value *v, unsigned char *local,
 		    size_t len)
 {
 	if (!v->remote)
@@ -69,7 +69,7 @@ bool lens_hidden(const struct type *t)
 	return t->lens == LENS_HIDE;
 }
 
-static void lens_addr(struct fmt_ctx *c, const struct value *v)
+static void lens_addr(struct lens_ctx *c, const struct value *v)
 {
 	int64_t a;
 
@@ -81,7 +81,7 @@ static void lens_addr(struct fmt_ctx *c, const struct value *v)
 
 /* hex() and oct() apply to everything below them (members, elements,
  * pointees) that has no lens of its own. */
-static void lens_radix(struct fmt_ctx *c, const struct value *v, enum radix r)
+static void lens_radix(struct lens_ctx *c, const struct value *v, enum radix r)
 {
 	enum radix saved = c->radix;
 
@@ -90,17 +90,17 @@ static void lens_radix(struct fmt_ctx *c, const struct value *v, enum radix r)
 	c->radix = saved;
 }
 
-size_t lens_budget(const struct lens_limits *o)
+size_t lens_budget(const struct lens_limits *limits)
 {
-	return 65536 + 4 * o->strlen;
+	return 65536 + 4 * limits->strlen;
 }
 
-bool lens_budget_full(const struct fmt_ctx *c)
+bool lens_budget_full(const struct lens_ctx *c)
 {
-	return c->limit && c->sb->len >= c->limit;
+	return c->budget_end && c->sb->len >= c->budget_end;
 }
 
-void lens_render(struct fmt_ctx *c, const struct value *v)
+void lens_render(struct lens_ctx *c, const struct value *v)
 {
 	if (lens_budget_full(c)) {
 		if (!c->cut)

@@ -15,7 +15,7 @@
 #include "xmalloc.h"
 
 struct calltext {
-	struct lens_limits o;
+	struct lens_limits limits;
 	const struct prototype *p;
 	struct fetch_ctx *fetch;
 	struct fetch_ctx *pack;		/* cursor after a format parameter */
@@ -59,7 +59,7 @@ static struct value fetched_value(const struct type *t,
 static int env_arg(void *data, long n, int64_t *out)
 {
 	struct calltext *ct = data;
-	struct fmt_ctx c = { .o = &ct->o };
+	struct lens_ctx c = { .limits = &ct->limits };
 	struct value v;
 
 	if (n == 0) {
@@ -107,9 +107,9 @@ static void fetch_all(struct calltext *ct, struct callsite *cs)
 static void show_params(struct calltext *ct, struct callsite *cs,
 			  size_t from, size_t to, struct strbuf *out)
 {
-	struct fmt_ctx c = {
-		.o = &ct->o, .mem = cs->mem, .cs = cs, .env = &ct->env,
-		.sb = out, .limit = out->len + lens_budget(&ct->o),
+	struct lens_ctx c = {
+		.limits = &ct->limits, .mem = cs->mem, .cs = cs, .env = &ct->env,
+		.sb = out, .budget_end = out->len + lens_budget(&ct->limits),
 	};
 	struct value v;
 	size_t i, idx = 0;
@@ -129,13 +129,13 @@ static void show_params(struct calltext *ct, struct callsite *cs,
 	}
 }
 
-struct calltext *calltext_entry(const struct lens_limits *o,
+struct calltext *calltext_entry(const struct lens_limits *limits,
 			      const struct prototype *p,
 			      struct callsite *cs, struct strbuf *out)
 {
 	struct calltext *ct = xcalloc(1, sizeof(*ct));
 
-	ct->o = *o;
+	ct->limits = *limits;
 	ct->p = p ? p : &default_proto;
 	ct->env.arg = env_arg;
 	ct->env.arg_data = ct;
@@ -150,9 +150,9 @@ static void show_ret(struct calltext *ct, struct callsite *cs,
 		       struct strbuf *ret)
 {
 	const struct type *t = ct->p->ret;
-	struct fmt_ctx c = {
-		.o = &ct->o, .mem = cs->mem, .cs = cs, .env = &ct->env,
-		.sb = ret, .limit = ret->len + lens_budget(&ct->o),
+	struct lens_ctx c = {
+		.limits = &ct->limits, .mem = cs->mem, .cs = cs, .env = &ct->env,
+		.sb = ret, .budget_end = ret->len + lens_budget(&ct->limits),
 	};
 	struct value v;
 

@@ -28,7 +28,7 @@ struct lens_limits {
  * Returns a state to hand to calltext_return (never NULL), holding
  * whatever the return needs (argument values referenced by expressions,
  * the fetch cursor for out-parameters). */
-struct calltext *calltext_entry(const struct lens_limits *o,
+struct calltext *calltext_entry(const struct lens_limits *limits,
 			      const struct prototype *p,
 			      struct callsite *cs, struct strbuf *out);
 
