@@ -22,9 +22,7 @@ static void print_bits(struct lens_ctx *c, const unsigned char *b, size_t n)
 	for (i = 0; i < bits; i++)
 		set += bit(b, i, false);
 	inv = set > bits / 2;
-	if (inv)
-		emit_text(c, "~");
-	emit_begin(c, EMIT_BITVEC);
+	emit_begin(c, inv ? EMIT_BITVEC_NOT : EMIT_BITVEC);
 	for (i = 0; i < bits; i++) {
 		size_t j = i;
 
@@ -39,7 +37,7 @@ static void print_bits(struct lens_ctx *c, const unsigned char *b, size_t n)
 			emit_printf(c, "%zu", i);
 		i = j;
 	}
-	emit_end(c, EMIT_BITVEC, false);
+	emit_end(c, inv ? EMIT_BITVEC_NOT : EMIT_BITVEC, false);
 }
 
 void lens_bitvec(struct lens_ctx *c, const struct value *v)

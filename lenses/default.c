@@ -18,9 +18,9 @@ static void lens_char(struct lens_ctx *c, const struct value *v)
 		emit_addr(c, v->addr);
 		return;
 	}
-	emit_text(c, "'");
+	emit_begin(c, EMIT_CHAR);
 	emit_char(c, ch, '\'');
-	emit_text(c, "'");
+	emit_end(c, EMIT_CHAR, false);
 }
 
 /* Pointers to void print as addresses; others are followed.  A pointer
@@ -33,16 +33,14 @@ static bool recursion_stop(struct lens_ctx *c, uint64_t p, const struct type *to
 	for (i = 0; i < c->nptrs; i++)
 		same += to->kind == TYPE_STRUCT && c->ptr_types[i] == to;
 	if (same >= c->limits->arraylen || c->nptrs >= LENS_MAX_DEPTH) {
-		emit_text(c, "...");
+		emit_ellipsis(c);
 		return true;
 	}
 	for (i = c->nptrs; i-- > 0;) {
-		if (c->ptrs[i] != p)
-			continue;
-		emit_text(c, "recurse");
-		while (++i < c->nptrs)
-			emit_text(c, "^");
-		return true;
+		if (c->ptrs[i] == p) {
+			emit_recurse(c, c->nptrs - 1 - i);
+			return true;
+		}
 	}
 	return false;
 }
@@ -303,7 +301,7 @@ static void struct_fields(struct lens_ctx *c, const struct value *v)
 		    !dynamic_size(c, &fv, &size)) {
 			/* members after it cannot be placed */
 			emit_sep(c, EMIT_STRUCT, idx++);
-			emit_text(c, "...");
+			emit_ellipsis(c);
 			break;
 		}
 		off += size;
@@ -352,7 +350,7 @@ static void lens_struct(struct lens_ctx *c, const struct value *v)
 static void lens_nested(struct lens_ctx *c, const struct value *v)
 {
 	if (c->depth >= 4 * LENS_MAX_DEPTH) {
-		emit_text(c, "...");
+		emit_ellipsis(c);
 		return;
 	}
 	c->depth++;

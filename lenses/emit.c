@@ -1,5 +1,6 @@
-/* Writer primitives: every bracket, separator, quote and ellipsis of the
- * rendered values comes from here (ltrace 0.7.3 layout). */
+/* The lens writer: every bracket, separator, quote, escape and ellipsis
+ * of a rendered value comes from here, in ltrace 0.7.3's layout.  Lenses
+ * decide what to show; these functions decide how it is punctuated. */
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -12,7 +13,9 @@ static const struct {
 	[EMIT_ARRAY] = { "[ ", " ]", ", " },
 	[EMIT_STRUCT] = { "{ ", " }", ", " },
 	[EMIT_STRING] = { "\"", "\"", "" },
+	[EMIT_CHAR] = { "'", "'", "" },
 	[EMIT_BITVEC] = { "<", ">", "," },
+	[EMIT_BITVEC_NOT] = { "~<", ">", "," },
 	[EMIT_ARGS] = { "", "", ", " },
 };
 
@@ -26,10 +29,10 @@ void emit_begin(struct lens_ctx *c, enum emit_group g)
 void emit_end(struct lens_ctx *c, enum emit_group g, bool more)
 {
 	if (more && g != EMIT_STRING)
-		strbuf_addstr(c->sb, "...");
+		emit_ellipsis(c);
 	strbuf_addstr(c->sb, groups[g].close);
 	if (more && g == EMIT_STRING)
-		strbuf_addstr(c->sb, "...");
+		emit_ellipsis(c);
 }
 
 void emit_sep(struct lens_ctx *c, enum emit_group g, size_t idx)
@@ -102,6 +105,18 @@ void emit_char(struct lens_ctx *c, unsigned char ch, char quote)
 void emit_nil(struct lens_ctx *c)
 {
 	strbuf_addstr(c->sb, "nil");
+}
+
+void emit_ellipsis(struct lens_ctx *c)
+{
+	strbuf_addstr(c->sb, "...");
+}
+
+void emit_recurse(struct lens_ctx *c, size_t up)
+{
+	strbuf_addstr(c->sb, "recurse");
+	while (up--)
+		strbuf_addch(c->sb, '^');
 }
 
 void emit_addr(struct lens_ctx *c, uint64_t a)

@@ -45,13 +45,17 @@ struct lens_ctx {
 	const struct type *ptr_types[LENS_MAX_DEPTH];
 };
 
-/* Writer primitives: the only code that emits punctuation. */
+/* Writer primitives (lenses/emit.c): the only code that writes
+ * punctuation.  A group is opened, its members separated and closed;
+ * MORE at the end says members were left out. */
 enum emit_group {
-	EMIT_ARRAY,
-	EMIT_STRUCT,
-	EMIT_STRING,
-	EMIT_BITVEC,
-	EMIT_ARGS,
+	EMIT_ARRAY,		/* [ 1, 2 ] */
+	EMIT_STRUCT,		/* { 1, 2 } */
+	EMIT_STRING,		/* "ab" */
+	EMIT_CHAR,		/* 'a' */
+	EMIT_BITVEC,		/* <1,3-5> */
+	EMIT_BITVEC_NOT,	/* ~<0>: the bits that are clear */
+	EMIT_ARGS,		/* 1, 2 */
 };
 
 void emit_begin(struct lens_ctx *c, enum emit_group g);
@@ -67,6 +71,10 @@ void emit_char(struct lens_ctx *c, unsigned char ch, char quote);
 void emit_wchar(struct lens_ctx *c, uint32_t cp, char quote);
 void emit_nil(struct lens_ctx *c);
 void emit_addr(struct lens_ctx *c, uint64_t a);
+/* "...": the output was cut (depth, budget, an unknown layout). */
+void emit_ellipsis(struct lens_ctx *c);
+/* A pointer to a value being shown UP levels above: "recurse^^". */
+void emit_recurse(struct lens_ctx *c, size_t up);
 
 /* Values. */
 size_t value_read(struct lens_ctx *c, const struct value *v, void *buf,

@@ -104,7 +104,7 @@ void lens_render(struct lens_ctx *c, const struct value *v)
 {
 	if (lens_budget_full(c)) {
 		if (!c->cut)
-			emit_text(c, "...");
+			emit_ellipsis(c);
 		c->cut = true;
 		return;
 	}
