@@ -1,6 +1,7 @@
-/* format: a printf-style parameter pack.  The format string is read in
- * full (to FORMAT_MAX) whatever -s says, since its conversions decide
- * which arguments follow; only its display is cut at -s.
+/* Printf-style packs: the format(T) lens of a format string and the
+ * arguments that follow it.  The format string is read in full (to
+ * FORMAT_MAX) whatever -s says, since its conversions decide which
+ * arguments follow; only its display is cut at -s.
  *
  * Conversions (C11 7.21.6.1 and glibc): flags, width and precision with
  * '*' or '*N$', length modifiers hh h l ll q L j z Z t, conversions

@@ -1,5 +1,5 @@
-/* Integers and floating point numbers: decimal, hex(), oct() and the
- * "guess" lens of functions without a prototype. */
+/* Numbers: integers and floating point numbers in decimal, hex() and
+ * oct(), and the "guess" lens of functions without a prototype. */
 #include <string.h>
 
 #include "lens.h"

@@ -1,9 +1,12 @@
 /* Lenses: turning a value of the prototype language into text.
  *
- * A value lives either in tracer memory (fetched from registers) or in
- * tracee memory (behind a pointer); lenses read the latter only through
- * memsrc_read, never more than -s/-A allow.  Punctuation is written only
- * through the emit_* helpers (lenses/emit.c). */
+ * ltrace/calltext.c sets up a lens_ctx for one argument list or return
+ * value and hands each value to lens_render, which picks the lens of the
+ * value's type.  A value lives either in tracer memory (fetched from
+ * registers) or in tracee memory (behind a pointer); lenses read the
+ * latter only through memsrc_read, never more than -s/-A allow.  They
+ * append to c->sb only through the emit_* writer primitives
+ * (lenses/emit.c), which alone write punctuation. */
 #ifndef LTRACE_LENS_H
 #define LTRACE_LENS_H
 
@@ -29,6 +32,7 @@ struct value {
  * for everything below it that has no lens of its own. */
 enum radix { RADIX_DEC, RADIX_HEX, RADIX_OCT };
 
+/* The state of rendering one argument list or return value. */
 struct lens_ctx {
 	const struct lens_limits *limits;
 	struct memsrc *mem;
@@ -37,7 +41,7 @@ struct lens_ctx {
 	const struct expr_env *env;	/* argN, retval */
 	struct strbuf *sb;
 	enum radix radix;		/* inherited from hex()/oct() */
-	size_t depth;
+	size_t depth;			/* arrays and structs by value */
 	size_t budget_end;		/* stop at this sb->len; 0: never */
 	bool cut;			/* stopped: "..." written */
 	size_t nptrs;			/* pointers being dereferenced */

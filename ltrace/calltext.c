@@ -1,7 +1,7 @@
-/* Formatting one call: fetch every argument at entry (registers are gone
- * by the return), print those before the '+' split at entry and the rest,
+/* The text of one call: fetch every argument at entry (registers are gone
+ * by the return), show those before the '+' split at entry and the rest,
  * with the return value, at the return.  Memory behind saved pointers is
- * read when the value is printed. */
+ * read when the value is shown. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +18,7 @@ struct calltext {
 	struct lens_limits limits;
 	const struct prototype *p;
 	struct fetch_ctx *fetch;
-	struct fetch_ctx *pack;		/* cursor after a format parameter */
+	struct fetch_ctx *pack;		/* cursor after a printf-style pack */
 	size_t nfetched;
 	unsigned char **args;
 	unsigned char *ret;
@@ -86,7 +86,7 @@ static bool needs_fp_after(const struct prototype *p, size_t from)
 	return false;
 }
 
-/* Fetch every parameter; a format parameter ends the list. */
+/* Fetch every parameter; a printf-style pack ends the list. */
 static void fetch_all(struct calltext *ct, struct callsite *cs)
 {
 	const struct prototype *p = ct->p;
@@ -130,8 +130,8 @@ static void show_params(struct calltext *ct, struct callsite *cs,
 }
 
 struct calltext *calltext_entry(const struct lens_limits *limits,
-			      const struct prototype *p,
-			      struct callsite *cs, struct strbuf *out)
+				const struct prototype *p,
+				struct callsite *cs, struct strbuf *out)
 {
 	struct calltext *ct = xcalloc(1, sizeof(*ct));
 
@@ -165,7 +165,7 @@ static void show_ret(struct calltext *ct, struct callsite *cs,
 }
 
 void calltext_return(struct calltext *ct, struct callsite *cs,
-		    struct strbuf *more, struct strbuf *ret)
+		     struct strbuf *more, struct strbuf *ret)
 {
 	const struct type *t = ct->p->ret;
 

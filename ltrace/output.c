@@ -101,7 +101,7 @@ static void end_line(void)
 }
 
 void output_call_entry(pid_t pid, unsigned long id, const char *name,
-		    const char *args)
+		       const char *args)
 {
 	begin_line(pid);
 	strbuf_addstr(&out.buf, name);
@@ -126,7 +126,8 @@ static void add_retval(const char *ret)
 }
 
 void output_call_return(pid_t pid, unsigned long id, const char *name,
-		     bool entry_had_args, const char *more, const char *ret)
+			bool entry_had_args, const char *more,
+			const char *ret)
 {
 	if (out.open && out.open_pid == pid && out.open_id == id) {
 		out.open = false;

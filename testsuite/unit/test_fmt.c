@@ -1,5 +1,6 @@
-/* Unit test of call formatting: lenses and the x86_64 argument fetch over
- * a fake memory source and fake register blocks. */
+/* Unit test of the text of a call (ltrace/calltext.c): lenses and the
+ * x86_64 argument fetch over a fake memory source and fake register
+ * blocks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,7 +87,7 @@ static struct lens_limits opts = { 32, 4 };
 static struct calltext *pending;
 static struct callsite cs = { &fake_mem, &regs, get_fp, true };
 
-/* Format the entry of NAME (NULL prototype when not in the library). */
+/* Show the entry of NAME (NULL prototype when not in the library). */
 static void entry(const char *name, const char *want, int line)
 {
 	struct strbuf sb;
