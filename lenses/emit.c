@@ -2,7 +2,6 @@
  * of a rendered value comes from here, in ltrace 0.7.3's layout.  Lenses
  * decide what to show; these functions decide how it is punctuated. */
 #include <stdarg.h>
-#include <stdio.h>
 
 #include "lens.h"
 #include "strbuf.h"
@@ -46,25 +45,13 @@ void emit_text(struct lens_ctx *c, const char *s)
 	strbuf_addstr(c->sb, s);
 }
 
-/* Numbers can be long (%f of 1e300 has 300 digits): format in place. */
+/* Numbers can be long: %f of 1e300 has 300 digits. */
 void emit_printf(struct lens_ctx *c, const char *fmt, ...)
 {
-	char buf[128];
-	va_list ap, ap2;
-	int n;
-
+	va_list ap;
 	va_start(ap, fmt);
-	va_copy(ap2, ap);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	strbuf_vaddf(c->sb, fmt, ap);
 	va_end(ap);
-	if (n > 0 && (size_t)n < sizeof(buf)) {
-		strbuf_add(c->sb, buf, (size_t)n);
-	} else if (n > 0) {
-		strbuf_grow(c->sb, (size_t)n + 1);
-		vsnprintf(c->sb->s + c->sb->len, (size_t)n + 1, fmt, ap2);
-		c->sb->len += (size_t)n;
-	}
-	va_end(ap2);
 }
 
 /* The letter of a C escape for CH, or 0. */

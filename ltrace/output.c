@@ -2,8 +2,6 @@
 
 #include <errno.h>
 #include <stdarg.h>
-#include <stdio.h>
-#include <string.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -149,9 +147,7 @@ void output_line(pid_t pid, const char *fmt, ...)
 	begin_line(pid);
 	va_list ap;
 	va_start(ap, fmt);
-	char tmp[512];
-	vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	strbuf_vaddf(&out.buf, fmt, ap);
 	va_end(ap);
-	strbuf_addstr(&out.buf, tmp);
 	end_line();
 }
