@@ -118,8 +118,8 @@ void emit_addr(struct lens_ctx *c, uint64_t a)
  * surrogates and values past U+10FFFF as \x{...}. */
 void emit_wchar(struct lens_ctx *c, uint32_t cp, char quote)
 {
-	char u[4];
-	size_t n;
+	static const unsigned char lead[] = { [2] = 0xc0, [3] = 0xe0,
+					      [4] = 0xf0 };
 
 	if (cp < 0x80) {
 		emit_char(c, (unsigned char)cp, quote);
@@ -129,16 +129,8 @@ void emit_wchar(struct lens_ctx *c, uint32_t cp, char quote)
 		emit_printf(c, "\\x{%x}", (unsigned)cp);
 		return;
 	}
-	if (cp < 0x800) {
-		u[0] = (char)(0xc0 | cp >> 6);
-		n = 2;
-	} else if (cp < 0x10000) {
-		u[0] = (char)(0xe0 | cp >> 12);
-		n = 3;
-	} else {
-		u[0] = (char)(0xf0 | cp >> 18);
-		n = 4;
-	}
+	size_t n = cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+	char u[4] = { (char)(lead[n] | cp >> (6 * (n - 1))) };
 	for (size_t i = 1; i < n; i++)
 		u[i] = (char)(0x80 | ((cp >> (6 * (n - 1 - i))) & 0x3f));
 	strbuf_add(c->sb, u, n);

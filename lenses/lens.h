@@ -106,6 +106,10 @@ bool lens_hidden(const struct type *t);
 /* The lens families. */
 void lens_default(struct lens_ctx *c, const struct value *v);
 void lens_int(struct lens_ctx *c, const struct value *v, enum radix r);
+/* For lenses that show an integer or a pointer in their own way: true
+ * with its value in *X; else false, V shown already (by the default lens
+ * when of another type, as unreadable when it cannot be read). */
+bool lens_int_value(struct lens_ctx *c, const struct value *v, int64_t *x);
 void lens_guess(struct lens_ctx *c, const struct value *v);
 void lens_bool(struct lens_ctx *c, const struct value *v);
 void lens_enum(struct lens_ctx *c, const struct value *v);
@@ -119,9 +123,5 @@ void lens_format_pack(struct lens_ctx *c, const struct value *v);
 /* Characters of a char array (string lens), LEN known or zero-scan. */
 void lens_chars(struct lens_ctx *c, uint64_t addr, const unsigned char *local,
 		int64_t len, bool zero, size_t cap);
-/* The same for wide characters of ESZ (2 or 4) bytes: printed as UTF-8,
- * as ltrace prints string(array(uint, zero)*). */
-void lens_wchars(struct lens_ctx *c, uint64_t addr, const unsigned char *local,
-		 size_t esz, int64_t len, bool zero, size_t cap);
 
 #endif

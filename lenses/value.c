@@ -20,7 +20,6 @@ size_t value_read(struct lens_ctx *c, const struct value *v, void *buf,
 static size_t value_width(const struct type *t)
 {
 	size_t n = type_sizeof(t);
-
 	return n > 8 ? 8 : n;
 }
 
@@ -28,10 +27,10 @@ int value_int(struct lens_ctx *c, const struct value *v, int64_t *out)
 {
 	size_t n = value_width(v->type);
 	unsigned char b[8] = { 0 };
-	uint64_t u = 0;
 
 	if (!n || value_read(c, v, b, n) != n)
 		return -1;
+	uint64_t u = 0;
 	memcpy(&u, b, n);
 	if (type_is_signed(v->type) && n < 8 && (u >> (8 * n - 1)) & 1)
 		u |= ~0ULL << (8 * n);

@@ -45,9 +45,10 @@ static struct value fetched_value(const struct type *t,
 				  const unsigned char *buf)
 {
 	struct value v = { .type = t, .buf = buf };
-	uint64_t a;
 
 	if (t->kind == TYPE_ARRAY) {
+		uint64_t a;
+
 		memcpy(&a, buf, 8);
 		v.remote = true;
 		v.addr = a;
@@ -59,7 +60,6 @@ static struct value fetched_value(const struct type *t,
 static int env_arg(void *data, long n, int64_t *out)
 {
 	struct calltext *ct = data;
-	struct lens_ctx c = { .limits = &ct->limits };
 	struct value v;
 
 	if (n == 0) {
@@ -73,14 +73,13 @@ static int env_arg(void *data, long n, int64_t *out)
 	}
 	if (v.remote)
 		return -1;
+	struct lens_ctx c = { .limits = &ct->limits };
 	return value_int(&c, &v, out);
 }
 
 static bool needs_fp_after(const struct prototype *p, size_t from)
 {
-	size_t i;
-
-	for (i = from; i < p->nparams; i++)
+	for (size_t i = from; i < p->nparams; i++)
 		if (type_needs_fp(p->params[i]))
 			return true;
 	return false;
@@ -90,10 +89,9 @@ static bool needs_fp_after(const struct prototype *p, size_t from)
 static void fetch_all(struct calltext *ct, struct callsite *cs)
 {
 	const struct prototype *p = ct->p;
-	size_t i;
 
 	ct->args = xcalloc(p->nparams ? p->nparams : 1, sizeof(*ct->args));
-	for (i = 0; i < p->nparams; i++) {
+	for (size_t i = 0; i < p->nparams; i++) {
 		ct->args[i] = xmalloc(fetch_bufsize(p->params[i]));
 		fetch_arg(ct->fetch, cs, p->params[i], ct->args[i]);
 		ct->nfetched = i + 1;
@@ -104,23 +102,33 @@ static void fetch_all(struct calltext *ct, struct callsite *cs)
 	}
 }
 
-static void show_params(struct calltext *ct, struct callsite *cs,
-			  size_t from, size_t to, struct strbuf *out)
+/* The lens context for appending to SB at stop CS, within the budget. */
+static struct lens_ctx lens_ctx_of(struct calltext *ct, struct callsite *cs,
+				   struct strbuf *sb)
 {
-	struct lens_ctx c = {
-		.limits = &ct->limits, .mem = cs->mem, .cs = cs, .env = &ct->env,
-		.sb = out, .budget_end = out->len + lens_budget(&ct->limits),
+	return (struct lens_ctx){
+		.limits = &ct->limits,
+		.mem = cs->mem,
+		.cs = cs,
+		.env = &ct->env,
+		.sb = sb,
+		.budget_end = sb->len + lens_budget(&ct->limits),
 	};
-	struct value v;
-	size_t i, idx = 0;
+}
 
-	for (i = from; i < to && i < ct->nfetched; i++) {
+static void show_params(struct calltext *ct, struct callsite *cs,
+			size_t from, size_t to, struct strbuf *out)
+{
+	struct lens_ctx c = lens_ctx_of(ct, cs, out);
+	size_t idx = 0;
+
+	for (size_t i = from; i < to && i < ct->nfetched; i++) {
 		const struct type *t = ct->p->params[i];
 
 		if (lens_hidden(t))
 			continue;
 		emit_sep(&c, EMIT_ARGS, idx++);
-		v = fetched_value(t, ct->args[i]);
+		struct value v = fetched_value(t, ct->args[i]);
 		c.fetch = t->kind == TYPE_PACK && ct->pack
 				  ? fetch_clone(ct->pack) : NULL;
 		lens_render(&c, &v);
@@ -147,20 +155,16 @@ struct calltext *calltext_entry(const struct lens_limits *limits,
 }
 
 static void show_ret(struct calltext *ct, struct callsite *cs,
-		       struct strbuf *ret)
+		     struct strbuf *ret)
 {
 	const struct type *t = ct->p->ret;
-	struct lens_ctx c = {
-		.limits = &ct->limits, .mem = cs->mem, .cs = cs, .env = &ct->env,
-		.sb = ret, .budget_end = ret->len + lens_budget(&ct->limits),
-	};
-	struct value v;
 
 	if (t->kind == TYPE_VOID) {
 		strbuf_addstr(ret, "<void>");
 		return;
 	}
-	v = fetched_value(t, ct->ret);
+	struct lens_ctx c = lens_ctx_of(ct, cs, ret);
+	struct value v = fetched_value(t, ct->ret);
 	lens_render(&c, &v);
 }
 
@@ -182,11 +186,9 @@ void calltext_return(struct calltext *ct, struct callsite *cs,
 
 void calltext_free(struct calltext *ct)
 {
-	size_t i;
-
 	if (!ct)
 		return;
-	for (i = 0; i < ct->nfetched; i++)
+	for (size_t i = 0; i < ct->nfetched; i++)
 		free(ct->args[i]);
 	free(ct->args);
 	free(ct->ret);
