@@ -5,7 +5,7 @@
  *	CHECK_STR(got, want);		"FILE:LINE: FAIL: got: [...] want [...]"
  *	FAIL(fmt, ...);			"FILE:LINE: FAIL: message"
  *	return check_exit();		in main: 0 if every check held, else 1
- *	return CHECK_SKIP;		testsuite/unit/run counts the test skipped
+ *	return CHECK_SKIP;		testsuite/unit/run counts a skip
  *
  * A failed check does not stop the test: the rest still runs, so one run
  * lists every failure.  Header only: each test is a single file. */

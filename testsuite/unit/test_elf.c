@@ -665,7 +665,8 @@ static void test_decoder(void)
 
 static void set_fixtures(void)
 {
-	fixture_dir(fixtures, sizeof(fixtures), "ELF_FIXTURES", "elf-fixtures", __FILE__);
+	fixture_dir(fixtures, sizeof(fixtures), "ELF_FIXTURES", "elf-fixtures",
+		    __FILE__);
 }
 
 int main(void)

@@ -179,7 +179,8 @@ static void test_strings(void)
 	opts.strlen = 5;
 	ENTRY("f_str", "\"abcd\"");
 	calltext_free(pending);
-	regs.rdi = put_str("abcde");	/* complete: no "..." (ltrace has one) */
+	/* complete: no "..." (ltrace has one) */
+	regs.rdi = put_str("abcde");
 	ENTRY("f_str", "\"abcde\"");
 	calltext_free(pending);
 	regs.rdi = put_str("abcdef");
@@ -518,6 +519,12 @@ static void test_wide(void)
 	      "\"\\x{d800}\\x{110000}\\x{85}\"");
 	calltext_free(pending);
 	opts.strlen = 32;
+	/* UTF-8 of three and four bytes */
+	uint32_t far[] = { 0x20ac, 0xffff, 0x10000, 0x1f600, 0 };
+	regs.rdi = put(far, sizeof(far));
+	ENTRY("g_wide", "\"\u20ac\uffff\U00010000\U0001f600\", \"a\u00e9c\", "
+	      "\"\\x{d800}\\x{110000}\\x{85}\"");
+	calltext_free(pending);
 	/* a wide format and its arguments */
 	{
 		uint32_t f[] = { 0x427, ' ', '%', 'l', 's', ' ', '%', 'd', 0 };
@@ -651,7 +658,8 @@ static void test_dynamic_structs(void)
 		iov[2] = put_str("er\nbody");
 		iov[3] = 7;
 		regs.rdi = 3; regs.rsi = put(iov, sizeof(iov)); regs.rdx = 2;
-		ENTRY("g_iov", "3, [ { \"head\", 4 }, { \"er\\nbody\", 7 } ], 2");
+		ENTRY("g_iov",
+		      "3, [ { \"head\", 4 }, { \"er\\nbody\", 7 } ], 2");
 		calltext_free(pending);
 	}
 	/* an inline zero-terminated string, then an int right after it */
@@ -713,8 +721,9 @@ static void test_bounds(void)
 		regs.rdi = regs.rsi = regs.rdx = BASE;
 		strbuf_init(&sb);
 		cs.at_entry = true;
-		pending = calltext_entry(&opts, protolib_lookup(pl, "g_wideout"),
-					&cs, &sb);
+		pending = calltext_entry(&opts,
+					 protolib_lookup(pl, "g_wideout"),
+					 &cs, &sb);
 		/* past the budget by at most one value's text */
 		CHECK(sb.len >= lens_budget(&opts) / 2 &&
 		      sb.len <= lens_budget(&opts) + 4096,
