@@ -88,16 +88,16 @@ static bool all_zero(const unsigned char *b, size_t sz)
 static size_t array_want(struct lens_ctx *c, const struct value *v, bool *zero)
 {
 	const struct type *t = v->type;
-	size_t want = c->limits->arraylen + 1;
-	int64_t len = -1;
 
 	*zero = expr_is_zero(t->len);
 	if (!t->len || !type_sizeof(t->elt))
 		return 0;
 	if (!v->remote && !type_array_is_fixed(t))
 		return 0;
+	int64_t len = -1;
 	if (expr_eval(t->len, c->env, &len) == 0 && len < 0)
 		return 0;	/* a negative length: nothing to show */
+	size_t want = c->limits->arraylen + 1;
 	if (len >= 0 && (uint64_t)len < want)
 		want = (size_t)len;
 	if (!*zero && len < 0)

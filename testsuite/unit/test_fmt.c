@@ -101,7 +101,8 @@ static void entry(const char *name, const char *want, int line)
 
 static void ret(const char *want_more, const char *want_ret, int line)
 {
-	struct strbuf more, r;
+	struct strbuf more;
+	struct strbuf r;
 
 	strbuf_init(&more);
 	strbuf_init(&r);
@@ -227,10 +228,9 @@ static void test_chars(void)
 		{ 'A', "'A'" }, { '\n', "'\\n'" }, { -1, "'\\377'" },
 		{ 0, "'\\0'" }, { 200, "'\\310'" }, { '\'', "'''" },
 	};
-	size_t i;
 
 	reset();
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		regs.rdi = (uint64_t)t[i].v;
 		ENTRY("f_chr", t[i].s);
 		calltext_free(pending);
@@ -276,12 +276,10 @@ static void test_arrays_structs(void)
 static void test_deep_list(void)
 {
 	struct { int v; uint64_t next; } n[10];
-	uint64_t base;
-	int i;
 
 	reset();
-	base = BASE + brk_off;
-	for (i = 0; i < 10; i++) {
+	uint64_t base = BASE + brk_off;
+	for (int i = 0; i < 10; i++) {
 		n[i].v = i;
 		n[i].next = i < 9 ? base + 16 * (i + 1) : 0;
 	}
@@ -341,10 +339,9 @@ static void test_lenses(void)
 		{ 0x2c, "<2-3,5>" }, { ~1ULL, "~<0>" }, { 0, "<>" },
 		{ ~0ULL, "~<>" }, { 1ULL << 63, "<63>" },
 	};
-	size_t i;
 
 	reset();
-	for (i = 0; i < sizeof(bv) / sizeof(bv[0]); i++) {
+	for (size_t i = 0; i < sizeof(bv) / sizeof(bv[0]); i++) {
 		regs.rdi = bv[i].v;
 		ENTRY("bv", bv[i].s);
 		calltext_free(pending);
@@ -428,10 +425,8 @@ static void test_arrays_of_strings(void)
  * values, reading the memory as it is at the return. */
 static void test_out_params(void)
 {
-	uint64_t buf;
-
 	reset();
-	buf = put("\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+	uint64_t buf = put("\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
 	regs.rdi = 3; regs.rsi = buf; regs.rdx = 16;
 	ENTRY("read", "3");
 	memcpy(mem + (buf - BASE), "filled-data", 11);
@@ -543,7 +538,6 @@ static void test_wide(void)
 static void test_format_more(void)
 {
 	long double ld = 2.5L;
-	int i;
 
 	reset();
 	opts.strlen = 64;
@@ -566,14 +560,12 @@ static void test_format_more(void)
 	regs.rsp = STACK;
 	/* ten doubles: eight in xmm0-7, then the stack */
 	regs.rdi = put_str("%f %f %f %f %f %f %f %f %f %f %d");
-	for (i = 0; i < 8; i++)
+	for (int i = 0; i < 8; i++)
 		set_xmm(i, i + 0.5);
-	{
-		double d8 = 8.5, d9 = 9.5;
-
-		memcpy(mem + (STACK - BASE) + 8, &d8, 8);
-		memcpy(mem + (STACK - BASE) + 16, &d9, 8);
-	}
+	double d8 = 8.5;
+	double d9 = 9.5;
+	memcpy(mem + (STACK - BASE) + 8, &d8, 8);
+	memcpy(mem + (STACK - BASE) + 16, &d9, 8);
 	regs.rsi = 77;
 	ENTRY("printf", "\"%f %f %f %f %f %f %f %f %f %f %d\", 0.500000, "
 	      "1.500000, 2.500000, 3.500000, 4.500000, 5.500000, 6.500000, "
@@ -601,7 +593,8 @@ static void test_format_more(void)
 
 static void test_ldouble(void)
 {
-	long double a = 1.25L, b = -3.0L;
+	long double a = 1.25L;
+	long double b = -3.0L;
 	unsigned char st[16] = { 0 };
 
 	reset();
@@ -685,8 +678,6 @@ static void test_bounds(void)
 {
 	int a[5] = { 1, 2, 3, 4, 5 };
 	struct { int v; int pad; uint64_t l, r; } t[3];
-	uint64_t base;
-	int i;
 
 	reset();
 	regs.rdi = put(a, sizeof(a));
@@ -698,7 +689,7 @@ static void test_bounds(void)
 	calltext_free(pending);
 	/* a tree whose children point back up: every pointer back to a
 	 * node being printed is a recurse */
-	base = BASE + brk_off;
+	uint64_t base = BASE + brk_off;
 	t[0] = (typeof(t[0])){ 1, 0, base + 24, base + 48 };
 	t[1] = (typeof(t[0])){ 2, 0, base, base + 24 };
 	t[2] = (typeof(t[0])){ 3, 0, base + 48, 0 };
@@ -715,7 +706,7 @@ static void test_bounds(void)
 		/* every word points at BASE + 8: struct(int, ptr) elements,
 		 * each pointer leading to 16x16 longs, 64 of them, thrice */
 		reset();
-		for (i = 0; i < 4096; i += 8)
+		for (int i = 0; i < 4096; i += 8)
 			memcpy(mem + i, &b, 8);
 		opts.arraylen = 64;
 		regs.rdi = regs.rsi = regs.rdx = BASE;
