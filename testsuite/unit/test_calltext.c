@@ -756,7 +756,7 @@ int main(void)
 {
 	pl = protolib_new();
 	if (protolib_load_string(pl, "test.conf", conf)) {
-		fprintf(stderr, "test_fmt: config errors\n");
+		fprintf(stderr, "test_calltext: config errors\n");
 		return 1;
 	}
 	test_strings();
