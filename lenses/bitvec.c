@@ -16,40 +16,38 @@ static bool bit(const unsigned char *b, size_t i, bool inv)
 
 static void print_bits(struct fmt_ctx *c, const unsigned char *b, size_t n)
 {
-	size_t i, set = 0, idx = 0, bits = n * 8;
-	bool inv;
+	size_t bits = n * 8;
+	size_t set = 0;
 
-	for (i = 0; i < bits; i++)
+	for (size_t i = 0; i < bits; i++)
 		set += bit(b, i, false);
-	inv = set > bits / 2;
-	if (inv)
-		emit_text(c, "~");
-	emit_begin(c, EMIT_BITVEC);
-	for (i = 0; i < bits; i++) {
-		size_t j = i;
-
+	bool inv = set > bits / 2;
+	enum emit_group g = inv ? EMIT_BITVEC_NOT : EMIT_BITVEC;
+	size_t idx = 0;
+	emit_begin(c, g);
+	for (size_t i = 0; i < bits; i++) {
 		if (!bit(b, i, inv))
 			continue;
+		size_t j = i;
 		while (j + 1 < bits && bit(b, j + 1, inv))
 			j++;
-		emit_sep(c, EMIT_BITVEC, idx++);
+		emit_sep(c, g, idx++);
 		if (j > i)
 			emit_printf(c, "%zu-%zu", i, j);
 		else
 			emit_printf(c, "%zu", i);
 		i = j;
 	}
-	emit_end(c, EMIT_BITVEC, false);
+	emit_end(c, g, false);
 }
 
 void lens_bitvec(struct fmt_ctx *c, const struct value *v)
 {
-	unsigned char b[BITVEC_MAX];
 	struct value tv = *v;
-	int64_t p;
-	size_t n;
 
 	if (v->type->kind == TYPE_POINTER) {
+		int64_t p;
+
 		if (value_int(c, v, &p) < 0 || !p) {
 			lens_default(c, v);
 			return;
@@ -58,11 +56,12 @@ void lens_bitvec(struct fmt_ctx *c, const struct value *v)
 		tv.remote = true;
 		tv.addr = (uint64_t)p;
 	}
-	n = type_sizeof(tv.type);
+	size_t n = type_sizeof(tv.type);
 	if (!n || n > BITVEC_MAX || tv.type->kind == TYPE_PACK) {
 		lens_default(c, v);
 		return;
 	}
+	unsigned char b[BITVEC_MAX];
 	if (value_read(c, &tv, b, n) != n) {
 		emit_addr(c, tv.addr);
 		return;

@@ -18,31 +18,30 @@ static void lens_char(struct fmt_ctx *c, const struct value *v)
 		emit_addr(c, v->addr);
 		return;
 	}
-	emit_text(c, "'");
+	emit_begin(c, EMIT_CHAR);
 	emit_char(c, ch, '\'');
-	emit_text(c, "'");
+	emit_end(c, EMIT_CHAR, false);
 }
 
 /* Pointers to void print as addresses; others are followed.  A pointer
  * already being followed prints "recurse" and one '^' per level up; more
  * than -A nested structs of one type, or LENS_MAX_DEPTH pointers, "...". */
-static bool recursion_stop(struct fmt_ctx *c, uint64_t p, const struct type *to)
+static bool recursion_stop(struct fmt_ctx *c, uint64_t p,
+			   const struct type *to)
 {
-	size_t i, same = 0;
+	size_t same = 0;
 
-	for (i = 0; i < c->nptrs; i++)
+	for (size_t i = 0; i < c->nptrs; i++)
 		same += to->kind == TYPE_STRUCT && c->ptr_types[i] == to;
-	if (same >= c->o->arraylen || c->nptrs >= LENS_MAX_DEPTH) {
-		emit_text(c, "...");
+	if (same >= c->limits->arraylen || c->nptrs >= LENS_MAX_DEPTH) {
+		emit_ellipsis(c);
 		return true;
 	}
-	for (i = c->nptrs; i-- > 0;) {
-		if (c->ptrs[i] != p)
-			continue;
-		emit_text(c, "recurse");
-		while (++i < c->nptrs)
-			emit_text(c, "^");
-		return true;
+	for (size_t i = c->nptrs; i-- > 0;) {
+		if (c->ptrs[i] == p) {
+			emit_recurse(c, c->nptrs - 1 - i);
+			return true;
+		}
 	}
 	return false;
 }
@@ -50,7 +49,6 @@ static bool recursion_stop(struct fmt_ctx *c, uint64_t p, const struct type *to)
 void lens_pointer(struct fmt_ctx *c, const struct value *v)
 {
 	const struct type *to = v->type->elt;
-	struct value tv;
 	int64_t p;
 
 	if (value_int(c, v, &p) < 0) {
@@ -67,7 +65,7 @@ void lens_pointer(struct fmt_ctx *c, const struct value *v)
 	}
 	if (recursion_stop(c, (uint64_t)p, to))
 		return;
-	tv = (struct value){ .type = to, .remote = true, .addr = (uint64_t)p };
+	struct value tv = { .type = to, .remote = true, .addr = (uint64_t)p };
 	c->ptrs[c->nptrs] = (uint64_t)p;
 	c->ptr_types[c->nptrs++] = to;
 	lens_render(c, &tv);
@@ -90,16 +88,16 @@ static bool all_zero(const unsigned char *b, size_t sz)
 static size_t array_want(struct fmt_ctx *c, const struct value *v, bool *zero)
 {
 	const struct type *t = v->type;
-	size_t want = c->o->arraylen + 1;
-	int64_t len = -1;
 
 	*zero = expr_is_zero(t->len);
 	if (!t->len || !type_sizeof(t->elt))
 		return 0;
 	if (!v->remote && !type_array_is_fixed(t))
 		return 0;
+	int64_t len = -1;
 	if (expr_eval(t->len, c->env, &len) == 0 && len < 0)
 		return 0;	/* a negative length: nothing to show */
+	size_t want = c->limits->arraylen + 1;
 	if (len >= 0 && (uint64_t)len < want)
 		want = (size_t)len;
 	if (!*zero && len < 0)
@@ -121,33 +119,40 @@ static size_t pointer_offsets(const struct type *t, size_t *offs, size_t max)
 	return n;
 }
 
-/* An array of pointers or of structs holding pointers (writev's iovecs,
- * argv): fetch the memory they point at in one gathered read before the
- * elements are formatted one by one. */
-static void prefetch_targets(struct fmt_ctx *c, const struct value *v,
-			     size_t want, size_t esz)
-{
-	enum { BATCH = 16 };
-	size_t offs[4], noffs = pointer_offsets(v->type->elt, offs, 4);
-	if (!v->remote || !noffs || !want || !c->mem->prefetch)
-		return;
-	if (want > c->o->arraylen + 1)
-		want = c->o->arraylen + 1;
-	size_t total = want * esz, got = 0;
-	unsigned char *all = xmalloc(total);
+/* Addresses handed to memsrc_prefetch in gathered reads of BATCH. */
+enum { BATCH = 16 };
+
+struct batch {
+	struct memsrc *mem;
 	uint64_t addrs[BATCH];
-	size_t k = 0;
-	/* The array's own pages first, in one read; then it is copied out
-	 * of the cache a page at a time. */
-	for (uint64_t a = v->addr & ~4095ULL; a < v->addr + total; a += 4096) {
-		addrs[k++] = a;
-		if (k == BATCH) {
-			memsrc_prefetch(c->mem, addrs, k);
-			k = 0;
-		}
-	}
-	memsrc_prefetch(c->mem, addrs, k);
-	k = 0;
+	size_t n;
+};
+
+static void batch_flush(struct batch *b)
+{
+	memsrc_prefetch(b->mem, b->addrs, b->n);
+	b->n = 0;
+}
+
+static void batch_add(struct batch *b, uint64_t addr)
+{
+	b->addrs[b->n++] = addr;
+	if (b->n == BATCH)
+		batch_flush(b);
+}
+
+/* The first TOTAL bytes of array V into ALL: its pages prefetched in one
+ * read, then copied out of the cache a page at a time.  Returns the
+ * number of bytes read. */
+static size_t read_array(struct fmt_ctx *c, const struct value *v,
+			 unsigned char *all, size_t total)
+{
+	struct batch b = { .mem = c->mem };
+
+	for (uint64_t a = v->addr & ~4095ULL; a < v->addr + total; a += 4096)
+		batch_add(&b, a);
+	batch_flush(&b);
+	size_t got = 0;
 	while (got < total) {
 		size_t n = total - got < 4096 ? total - got : 4096;
 		size_t r = memsrc_read(c->mem, v->addr + got, all + got, n);
@@ -155,19 +160,35 @@ static void prefetch_targets(struct fmt_ctx *c, const struct value *v,
 		if (r < n)
 			break;
 	}
-	got /= esz;
+	return got;
+}
+
+/* An array of pointers or of structs holding pointers (writev's iovecs,
+ * argv): fetch the memory they point at in one gathered read before the
+ * elements are shown one by one. */
+static void prefetch_targets(struct fmt_ctx *c, const struct value *v,
+			     size_t want, size_t esz)
+{
+	size_t offs[4];
+	size_t noffs = pointer_offsets(v->type->elt, offs, 4);
+	if (!v->remote || !noffs || !want || !c->mem->prefetch)
+		return;
+	if (want > c->limits->arraylen + 1)
+		want = c->limits->arraylen + 1;
+	unsigned char *all = xmalloc(want * esz);
+	size_t got = read_array(c, v, all, want * esz) / esz;
+	struct batch b = { .mem = c->mem };
 	for (size_t i = 0; i < got; i++) {
 		for (size_t j = 0; j < noffs; j++) {
-			if (offs[j] + sizeof(uint64_t) > esz)
+			uint64_t a;
+
+			if (offs[j] + sizeof(a) > esz)
 				continue;
-			memcpy(&addrs[k], all + i * esz + offs[j], 8);
-			if (++k == BATCH) {
-				memsrc_prefetch(c->mem, addrs, k);
-				k = 0;
-			}
+			memcpy(&a, all + i * esz + offs[j], sizeof(a));
+			batch_add(&b, a);
 		}
 	}
-	memsrc_prefetch(c->mem, addrs, k);
+	batch_flush(&b);
 	free(all);
 }
 
@@ -175,20 +196,21 @@ static void prefetch_targets(struct fmt_ctx *c, const struct value *v,
  * length costs at most -A + 1 reads and no allocation. */
 static void lens_array(struct fmt_ctx *c, const struct value *v)
 {
-	size_t i, cap = c->o->arraylen, esz = type_sizeof(v->type->elt);
-	bool zero, more = false;
+	size_t esz = type_sizeof(v->type->elt);
+	bool zero;
 	size_t want = array_want(c, v, &zero);
 	unsigned char *buf = xmalloc(esz ? esz : 1);
 	struct value ev = { .type = v->type->elt, .buf = buf };
 	struct value src = *v;
+	bool more = false;
 
 	prefetch_targets(c, v, want, esz);
 	emit_begin(c, EMIT_ARRAY);
-	for (i = 0; i < want; i++) {
+	for (size_t i = 0; i < want; i++) {
 		if (value_read(c, &src, buf, esz) != esz ||
 		    (zero && all_zero(buf, esz)))
 			break;
-		if (i == cap || lens_budget_full(c)) {
+		if (i == c->limits->arraylen || lens_budget_full(c)) {
 			more = true;
 			break;
 		}
@@ -200,7 +222,7 @@ static void lens_array(struct fmt_ctx *c, const struct value *v)
 	free(buf);
 }
 
-/* Offsets of a struct's members, computed as they are printed: an array
+/* Offsets of a struct's members, computed as they are shown: an array
  * member whose length is another member's value (struct(ulong,
  * array(int, elt1), int)) moves the members after it. */
 struct elt_data {
@@ -214,11 +236,10 @@ static int struct_elt(void *data, long n, int64_t *out)
 {
 	struct elt_data *d = data;
 	const struct type *t = d->v->type;
-	struct value fv;
 
 	if (n < 1 || (size_t)n > d->nknown)
 		return -1;
-	fv = value_at(d->v, t->fields[n - 1], d->offs[n - 1]);
+	struct value fv = value_at(d->v, t->fields[n - 1], d->offs[n - 1]);
 	return value_int(d->c, &fv, out);
 }
 
@@ -230,34 +251,44 @@ static bool is_dynamic(const struct type *f)
 
 #define DYN_MAX_BYTES (1u << 24)
 
-/* The storage of dynamic member F at OFF: its length's value, or for a
- * zero() array the elements up to and including the terminator.  False
- * when unknown or absurd (a corrupt length), which ends the struct. */
+/* The length of zero() array member FV (elements of ESZ bytes): up to and
+ * including the terminator, if there is one within LEN elements (any
+ * number when LEN < 0).  Else LEN; -1 when an element is unreadable. */
+static int64_t zero_len(struct fmt_ctx *c, const struct value *fv,
+			size_t esz, int64_t len)
+{
+	unsigned char b[64];
+	struct value ev = *fv;
+
+	if (esz > sizeof(b))
+		return len;
+	for (size_t i = 0; (len < 0 || i < (uint64_t)len) &&
+			   i * esz < DYN_MAX_BYTES; i++) {
+		if (value_read(c, &ev, b, esz) != esz)
+			return -1;
+		if (all_zero(b, esz))
+			return (int64_t)i + 1;
+		ev = value_at(&ev, ev.type, esz);
+	}
+	return len;
+}
+
+/* The storage of dynamic member FV: its length's value, or for a zero()
+ * array the elements up to and including the terminator.  False when
+ * unknown or absurd (a corrupt length), which ends the struct. */
 static bool dynamic_size(struct fmt_ctx *c, const struct value *fv,
 			 size_t *size)
 {
 	const struct type *f = fv->type;
-	size_t esz = type_sizeof(f->elt), i;
-	unsigned char b[64];
-	struct value ev = *fv;
+	size_t esz = type_sizeof(f->elt);
 	int64_t len = -1;
 
 	if (!esz)
 		return false;
 	if (expr_eval(f->len, c->env, &len) < 0 && !expr_is_zero(f->len))
 		return false;
-	if (expr_is_zero(f->len) && esz <= sizeof(b)) {
-		for (i = 0; (len < 0 || i < (uint64_t)len) &&
-			    i * esz < DYN_MAX_BYTES; i++) {
-			if (value_read(c, &ev, b, esz) != esz)
-				return false;
-			if (all_zero(b, esz)) {
-				len = (int64_t)i + 1;
-				break;
-			}
-			ev = value_at(&ev, ev.type, esz);
-		}
-	}
+	if (expr_is_zero(f->len))
+		len = zero_len(c, fv, esz, len);
 	if (len < 0 || (uint64_t)len > DYN_MAX_BYTES / esz)
 		return false;
 	*size = (size_t)len * esz;
@@ -269,49 +300,66 @@ static size_t align_to(size_t n, size_t al)
 	return al ? (n + al - 1) / al * al : n;
 }
 
-static void struct_fields(struct fmt_ctx *c, const struct value *v)
+/* Members up to the first dynamic array are where the static layout
+ * says, so eltN may refer forward to them. */
+static void static_offsets(struct elt_data *d)
 {
-	const struct type *t = v->type;
-	struct expr_env env = { 0 }, *saved = (struct expr_env *)c->env;
-	struct elt_data d = { c, v, NULL, 0 };
-	struct value fv;
-	size_t i, idx = 0, off = 0, size;
+	const struct type *t = d->v->type;
 
-	if (saved)
-		env = *saved;
-	env.elt = struct_elt;
-	env.elt_data = &d;
-	c->env = &env;
-	/* members up to the first dynamic array are where the static
-	 * layout says, so eltN may refer forward to them */
-	d.offs = xcalloc(t->nfields ? t->nfields : 1, sizeof(*d.offs));
-	for (i = 0; i < t->nfields; i++) {
-		d.offs[i] = type_offsetof(t, i);
-		d.nknown = i + 1;
-		if (v->remote && is_dynamic(t->fields[i]))
+	for (size_t i = 0; i < t->nfields; i++) {
+		d->offs[i] = type_offsetof(t, i);
+		d->nknown = i + 1;
+		if (d->v->remote && is_dynamic(t->fields[i]))
 			break;
 	}
-	emit_begin(c, EMIT_STRUCT);
-	for (i = 0; i < t->nfields; i++) {
-		off = align_to(off, type_alignof(t->fields[i]));
-		d.offs[i] = off;
-		if (d.nknown < i + 1)
-			d.nknown = i + 1;
-		fv = value_at(v, t->fields[i], off);
-		size = type_sizeof(t->fields[i]);
-		if (v->remote && is_dynamic(t->fields[i]) &&
+}
+
+/* The members, each placed after the one before it, until a dynamic one
+ * whose size is unknown: the members after it cannot be placed. */
+static void show_fields(struct fmt_ctx *c, struct elt_data *d)
+{
+	const struct value *v = d->v;
+	size_t idx = 0;
+	size_t off = 0;
+
+	for (size_t i = 0; i < v->type->nfields; i++) {
+		const struct type *f = v->type->fields[i];
+
+		off = align_to(off, type_alignof(f));
+		d->offs[i] = off;
+		if (d->nknown < i + 1)
+			d->nknown = i + 1;
+		struct value fv = value_at(v, f, off);
+		size_t size = type_sizeof(f);
+		if (v->remote && is_dynamic(f) &&
 		    !dynamic_size(c, &fv, &size)) {
-			/* members after it cannot be placed */
 			emit_sep(c, EMIT_STRUCT, idx++);
-			emit_text(c, "...");
-			break;
+			emit_ellipsis(c);
+			return;
 		}
 		off += size;
-		if (lens_hidden(t->fields[i]))
+		if (lens_hidden(f))
 			continue;
 		emit_sep(c, EMIT_STRUCT, idx++);
 		lens_render(c, &fv);
 	}
+}
+
+/* eltN in the members' expressions reads member N of V. */
+static void struct_fields(struct fmt_ctx *c, const struct value *v)
+{
+	struct elt_data d = { c, v, NULL, 0 };
+	const struct expr_env *saved = c->env;
+	struct expr_env env = saved ? *saved : (struct expr_env){ 0 };
+
+	env.elt = struct_elt;
+	env.elt_data = &d;
+	c->env = &env;
+	d.offs = xcalloc(v->type->nfields ? v->type->nfields : 1,
+			 sizeof(*d.offs));
+	static_offsets(&d);
+	emit_begin(c, EMIT_STRUCT);
+	show_fields(c, &d);
 	emit_end(c, EMIT_STRUCT, false);
 	free(d.offs);
 	c->env = saved;
@@ -319,9 +367,7 @@ static void struct_fields(struct fmt_ctx *c, const struct value *v)
 
 static bool struct_is_dynamic(const struct type *t)
 {
-	size_t i;
-
-	for (i = 0; i < t->nfields; i++)
+	for (size_t i = 0; i < t->nfields; i++)
 		if (is_dynamic(t->fields[i]))
 			return true;
 	return false;
@@ -331,15 +377,13 @@ static bool struct_is_dynamic(const struct type *t)
  * arrays, whose members are read where they turn out to be. */
 static void lens_struct(struct fmt_ctx *c, const struct value *v)
 {
-	size_t n = type_sizeof(v->type);
-	unsigned char *local;
-	struct value lv = *v;
-
 	if (v->remote && struct_is_dynamic(v->type)) {
 		struct_fields(c, v);
 		return;
 	}
-	local = xmalloc(n ? n : 1);
+	size_t n = type_sizeof(v->type);
+	unsigned char *local = xmalloc(n ? n : 1);
+	struct value lv = *v;
 	if (!value_localize(c, &lv, local, n))
 		emit_addr(c, v->addr);
 	else
@@ -352,7 +396,7 @@ static void lens_struct(struct fmt_ctx *c, const struct value *v)
 static void lens_nested(struct fmt_ctx *c, const struct value *v)
 {
 	if (c->depth >= 4 * LENS_MAX_DEPTH) {
-		emit_text(c, "...");
+		emit_ellipsis(c);
 		return;
 	}
 	c->depth++;

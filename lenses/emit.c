@@ -1,7 +1,7 @@
-/* Writer primitives: every bracket, separator, quote and ellipsis of the
- * rendered values comes from here (ltrace 0.7.3 layout). */
+/* The lens writer: every bracket, separator, quote, escape and ellipsis
+ * of a rendered value comes from here, in ltrace 0.7.3's layout.  Lenses
+ * decide what to show; these functions decide how it is punctuated. */
 #include <stdarg.h>
-#include <stdio.h>
 
 #include "lens.h"
 #include "strbuf.h"
@@ -12,7 +12,9 @@ static const struct {
 	[EMIT_ARRAY] = { "[ ", " ]", ", " },
 	[EMIT_STRUCT] = { "{ ", " }", ", " },
 	[EMIT_STRING] = { "\"", "\"", "" },
+	[EMIT_CHAR] = { "'", "'", "" },
 	[EMIT_BITVEC] = { "<", ">", "," },
+	[EMIT_BITVEC_NOT] = { "~<", ">", "," },
 	[EMIT_ARGS] = { "", "", ", " },
 };
 
@@ -26,10 +28,10 @@ void emit_begin(struct fmt_ctx *c, enum emit_group g)
 void emit_end(struct fmt_ctx *c, enum emit_group g, bool more)
 {
 	if (more && g != EMIT_STRING)
-		strbuf_addstr(c->sb, "...");
+		emit_ellipsis(c);
 	strbuf_addstr(c->sb, groups[g].close);
 	if (more && g == EMIT_STRING)
-		strbuf_addstr(c->sb, "...");
+		emit_ellipsis(c);
 }
 
 void emit_sep(struct fmt_ctx *c, enum emit_group g, size_t idx)
@@ -43,25 +45,13 @@ void emit_text(struct fmt_ctx *c, const char *s)
 	strbuf_addstr(c->sb, s);
 }
 
-/* Numbers can be long (%f of 1e300 has 300 digits): format in place. */
+/* Numbers can be long: %f of 1e300 has 300 digits. */
 void emit_printf(struct fmt_ctx *c, const char *fmt, ...)
 {
-	char buf[128];
-	va_list ap, ap2;
-	int n;
-
+	va_list ap;
 	va_start(ap, fmt);
-	va_copy(ap2, ap);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	strbuf_vaddf(c->sb, fmt, ap);
 	va_end(ap);
-	if (n > 0 && (size_t)n < sizeof(buf)) {
-		strbuf_add(c->sb, buf, (size_t)n);
-	} else if (n > 0) {
-		strbuf_grow(c->sb, (size_t)n + 1);
-		vsnprintf(c->sb->s + c->sb->len, (size_t)n + 1, fmt, ap2);
-		c->sb->len += (size_t)n;
-	}
-	va_end(ap2);
 }
 
 /* The letter of a C escape for CH, or 0. */
@@ -104,6 +94,18 @@ void emit_nil(struct fmt_ctx *c)
 	strbuf_addstr(c->sb, "nil");
 }
 
+void emit_ellipsis(struct fmt_ctx *c)
+{
+	strbuf_addstr(c->sb, "...");
+}
+
+void emit_recurse(struct fmt_ctx *c, size_t up)
+{
+	strbuf_addstr(c->sb, "recurse");
+	while (up--)
+		strbuf_addch(c->sb, '^');
+}
+
 void emit_addr(struct fmt_ctx *c, uint64_t a)
 {
 	if (a)
@@ -116,8 +118,8 @@ void emit_addr(struct fmt_ctx *c, uint64_t a)
  * surrogates and values past U+10FFFF as \x{...}. */
 void emit_wchar(struct fmt_ctx *c, uint32_t cp, char quote)
 {
-	char u[4];
-	size_t n;
+	static const unsigned char lead[] = { [2] = 0xc0, [3] = 0xe0,
+					      [4] = 0xf0 };
 
 	if (cp < 0x80) {
 		emit_char(c, (unsigned char)cp, quote);
@@ -127,16 +129,8 @@ void emit_wchar(struct fmt_ctx *c, uint32_t cp, char quote)
 		emit_printf(c, "\\x{%x}", (unsigned)cp);
 		return;
 	}
-	if (cp < 0x800) {
-		u[0] = (char)(0xc0 | cp >> 6);
-		n = 2;
-	} else if (cp < 0x10000) {
-		u[0] = (char)(0xe0 | cp >> 12);
-		n = 3;
-	} else {
-		u[0] = (char)(0xf0 | cp >> 18);
-		n = 4;
-	}
+	size_t n = cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+	char u[4] = { (char)(lead[n] | cp >> (6 * (n - 1))) };
 	for (size_t i = 1; i < n; i++)
 		u[i] = (char)(0x80 | ((cp >> (6 * (n - 1 - i))) & 0x3f));
 	strbuf_add(c->sb, u, n);

@@ -6,13 +6,12 @@ void lens_enum(struct fmt_ctx *c, const struct value *v)
 {
 	const struct type *t = v->type;
 	int64_t x;
-	size_t i;
 
 	if (!type_is_integer(t) || value_int(c, v, &x) < 0) {
 		lens_default(c, v);
 		return;
 	}
-	for (i = 0; i < t->nenums; i++) {
+	for (size_t i = 0; i < t->nenums; i++) {
 		if (t->enums[i].value == x) {
 			emit_text(c, t->enums[i].name);
 			return;

@@ -1,6 +1,7 @@
-/* format: a printf-style parameter pack.  The format string is read in
- * full (to FORMAT_MAX) whatever -s says, since its conversions decide
- * which arguments follow; only its display is cut at -s.
+/* Printf-style packs: the format(T) lens of a format string and the
+ * arguments that follow it.  The format string is read in full (to
+ * FORMAT_MAX) whatever -s says, since its conversions decide which
+ * arguments follow; only its display is cut at -s.
  *
  * Conversions (C11 7.21.6.1 and glibc): flags, width and precision with
  * '*' or '*N$', length modifiers hh h l ll q L j z Z t, conversions
@@ -33,43 +34,55 @@ static const struct type *uchar_type(void)
 	return t;
 }
 
-/* The format string at ADDR with elements of ESZ bytes (1, or 2/4 for a
- * wide format), read in growing chunks and narrowed for parsing: wide
- * characters past ASCII become '?', which no conversion uses.  NULL if
- * nothing is readable. */
-static char *read_format(struct memsrc *m, uint64_t addr, size_t esz)
+/* The elements of ESZ bytes at ADDR before the first zero one, at most
+ * FORMAT_MAX, read in chunks that double from 256 elements: into *RAW
+ * (allocated), their count into *N.  False if nothing is readable. */
+static bool read_elts(struct memsrc *m, uint64_t addr, size_t esz,
+		      unsigned char **raw, size_t *n)
 {
-	size_t cap = 256, have = 0, got, i;
-	unsigned char *raw = xmalloc(cap * esz);
-	char *s;
+	size_t cap = 256;
+	size_t have = 0;
 
+	*raw = xmalloc(cap * esz);
 	for (;;) {
-		got = memsrc_read(m, addr + have * esz, raw + have * esz,
-				  (cap - have) * esz) / esz;
-		for (i = have; i < have + got; i++)
-			if (!memcmp(raw + i * esz, "\0\0\0\0", esz))
-				break;
+		size_t got = memsrc_read(m, addr + have * esz,
+					 *raw + have * esz,
+					 (cap - have) * esz) / esz;
+		size_t i = have;
+		while (i < have + got &&
+		       memcmp(*raw + i * esz, "\0\0\0\0", esz))
+			i++;
 		if (i < have + got || got < cap - have || cap >= FORMAT_MAX) {
-			have = i;
-			break;
+			*n = i;
+			return i || got;
 		}
 		have = cap;
 		cap *= 2;
-		raw = xrealloc(raw, cap * esz);
+		*raw = xrealloc(*raw, cap * esz);
 	}
-	s = xmalloc(have + 1);
-	for (i = 0; i < have; i++) {
+}
+
+/* The format string at ADDR with elements of ESZ bytes (1, or 2/4 for a
+ * wide format), narrowed for parsing: wide characters past ASCII become
+ * '?', which no conversion uses.  NULL if nothing is readable. */
+static char *read_format(struct memsrc *m, uint64_t addr, size_t esz)
+{
+	unsigned char *raw;
+	size_t n;
+
+	if (!read_elts(m, addr, esz, &raw, &n)) {
+		free(raw);
+		return NULL;
+	}
+	char *s = xmalloc(n + 1);
+	for (size_t i = 0; i < n; i++) {
 		uint32_t ch = 0;
 
 		memcpy(&ch, raw + i * esz, esz);
 		s[i] = ch < 0x80 ? (char)ch : '?';
 	}
-	s[have] = 0;
+	s[n] = 0;
 	free(raw);
-	if (!have && !got) {
-		free(s);
-		return NULL;
-	}
 	return s;
 }
 
@@ -153,12 +166,10 @@ static int number(const char **p)
 /* '*' or '*N$' at *P: 0 or N; -1 if no star. */
 static int star(const char **p)
 {
-	const char *q = *p + 1;
-	int n;
-
 	if (**p != '*')
 		return -1;
-	n = number(&q);
+	const char *q = *p + 1;
+	int n = number(&q);
 	if (n > 0 && *q == '$') {
 		*p = q + 1;
 		return n;
@@ -167,16 +178,30 @@ static int star(const char **p)
 	return 0;
 }
 
+/* Length modifiers at P into S; returns the position after them. */
+static const char *parse_length(const char *p, struct spec *s)
+{
+	for (; *p && strchr("hlqLjtzZ", *p); p++) {
+		if (*p == 'h')
+			s->longs--;
+		else if (*p == 'L')
+			s->ldbl = true;
+		else
+			s->longs += *p == 'q' ? 2 : 1;
+	}
+	if (s->longs > 2)
+		s->longs = 2;
+	return p;
+}
+
 /* Parse the specification after a '%' at P into S; returns the position
  * after it. */
 static const char *parse_spec(const char *p, struct spec *s)
 {
-	const char *q = p;
-	int n;
-
 	memset(s, 0, sizeof(*s));
 	s->prec = -1;
-	n = number(&q);
+	const char *q = p;
+	int n = number(&q);
 	if (n > 0 && *q == '$') {
 		s->pos = n;
 		p = q + 1;
@@ -195,18 +220,23 @@ static const char *parse_spec(const char *p, struct spec *s)
 			s->prec = n < 0 ? 0 : n;	/* "%.s" is "%.0s" */
 		}
 	}
-	for (; *p && strchr("hlqLjtzZ", *p); p++) {
-		if (*p == 'h')
-			s->longs--;
-		else if (*p == 'L')
-			s->ldbl = true;
-		else
-			s->longs += *p == 'q' ? 2 : 1;
-	}
-	if (s->longs > 2)
-		s->longs = 2;
+	p = parse_length(p, s);
 	s->conv = *p;
 	return *p ? p + 1 : p;
+}
+
+/* The next conversion specification of the format at *P, parsed into S
+ * ("%%" is none); *P moves past it.  False at the end of the format. */
+static bool next_spec(const char **p, struct spec *s)
+{
+	const char *q = *p;
+
+	while ((q = strchr(q, '%')) && q[1] == '%')
+		q += 2;
+	if (!q)
+		return false;
+	*p = parse_spec(q + 1, s);
+	return true;
 }
 
 struct pack {
@@ -218,14 +248,14 @@ struct pack {
 static int pack_arg(struct pack *pk, const struct type *t)
 {
 	unsigned char buf[32] = { 0 };
-	struct value v = { .type = t, .buf = buf };
-	int i;
 
 	fetch_arg(pk->c->fetch, pk->c->cs, t, buf);
 	if (t == uchar_type())
 		buf[1] = 0;
 	emit_sep(pk->c, EMIT_ARGS, pk->idx++);
+	struct value v = { .type = t, .buf = buf };
 	lens_render(pk->c, &v);
+	int i;
 	memcpy(&i, buf, sizeof(i));
 	return i;
 }
@@ -249,21 +279,15 @@ static void pack_string_prec(struct pack *pk, const struct type *st,
 /* Arguments in order of the conversions. */
 static void pack_sequential(struct pack *pk, const char *fmt)
 {
-	const struct type *t;
-	const char *p = fmt;
 	struct spec s;
-	int prec;
 
-	while ((p = strchr(p, '%'))) {
-		if (p[1] == '%') {
-			p += 2;
-			continue;
-		}
-		p = parse_spec(p + 1, &s);
+	while (next_spec(&fmt, &s)) {
+		int prec;
+
 		if (s.wstar >= 0)
 			pack_arg(pk, int_type());
 		prec = s.pstar >= 0 ? pack_arg(pk, int_type()) : s.prec;
-		t = conv_type(&s);
+		const struct type *t = conv_type(&s);
 		if (!t && s.conv != 'm')
 			return;	/* unknown: cannot follow the rest */
 		if (t && t->lens == LENS_STRING && prec >= 0)
@@ -289,39 +313,26 @@ static void set_pos(const struct type **types, int pos, const struct type *t,
 static void pack_positional(struct pack *pk, const char *fmt)
 {
 	const struct type *types[MAX_POS] = { 0 };
-	const char *p = fmt;
+	int max = 0;
 	struct spec s;
-	int i, max = 0;
 
-	while ((p = strchr(p, '%'))) {
-		if (p[1] == '%') {
-			p += 2;
-			continue;
-		}
-		p = parse_spec(p + 1, &s);
+	while (next_spec(&fmt, &s)) {
 		set_pos(types, s.wstar, int_type(), &max);
 		set_pos(types, s.pstar, int_type(), &max);
 		if (conv_type(&s))
 			set_pos(types, s.pos, conv_type(&s), &max);
 	}
-	for (i = 0; i < max; i++)
+	for (int i = 0; i < max; i++)
 		pack_arg(pk, types[i] ? types[i] : int_type());
 }
 
 static bool is_positional(const char *fmt)
 {
-	const char *p = fmt;
 	struct spec s;
 
-	while ((p = strchr(p, '%'))) {
-		if (p[1] == '%') {
-			p += 2;
-			continue;
-		}
-		p = parse_spec(p + 1, &s);
+	while (next_spec(&fmt, &s))
 		if (s.pos)
 			return true;
-	}
 	return false;
 }
 
@@ -340,29 +351,27 @@ static size_t format_esz(const struct type *t)
 
 void lens_format_pack(struct fmt_ctx *c, const struct value *v)
 {
-	struct pack pk = { c, 1 };
-	size_t esz = format_esz(v->type);
-	struct value sv = *v;
 	int64_t a;
-	char *fmt;
 
 	if (value_int(c, v, &a) < 0 || !a) {
 		emit_nil(c);
 		return;
 	}
-	fmt = read_format(c->mem, (uint64_t)a, esz);
+	char *fmt = read_format(c->mem, (uint64_t)a, format_esz(v->type));
 	if (!fmt) {
 		emit_addr(c, (uint64_t)a);
 		return;
 	}
 	if (v->type->elt) {
+		struct value sv = *v;
 		sv.type = v->type->elt;
 		lens_render(c, &sv);
 	} else {
 		lens_chars(c, 0, (const unsigned char *)fmt,
-			   (int64_t)strlen(fmt) + 1, true, c->o->strlen);
+			   (int64_t)strlen(fmt) + 1, true, c->limits->strlen);
 	}
 	if (c->fetch && c->cs) {
+		struct pack pk = { c, 1 };
 		if (is_positional(fmt))
 			pack_positional(&pk, fmt);
 		else

@@ -1,5 +1,5 @@
-/* Integers and floating point numbers: decimal, hex(), oct() and the
- * "guess" lens of functions without a prototype. */
+/* Numbers: integers and floating point numbers in decimal, hex() and
+ * oct(), and the "guess" lens of functions without a prototype. */
 #include <string.h>
 
 #include "lens.h"
@@ -13,7 +13,6 @@ static void unreadable(struct fmt_ctx *c, const struct value *v)
 static uint64_t mask_to(const struct type *t, int64_t x)
 {
 	size_t n = type_sizeof(t);
-
 	if (n >= 8 || !n)
 		return (uint64_t)x;
 	return (uint64_t)x & ((1ULL << (8 * n)) - 1);
@@ -27,15 +26,29 @@ void lens_int(struct fmt_ctx *c, const struct value *v, enum radix r)
 		unreadable(c, v);
 		return;
 	}
+	unsigned long long u = mask_to(v->type, x);
 	if (r == RADIX_HEX)
-		emit_printf(c, "%#llx", (unsigned long long)mask_to(v->type, x));
+		emit_printf(c, "%#llx", u);
 	else if (r == RADIX_OCT)
 		/* ltrace writes octal with a leading 0 always: 0 is "00" */
-		emit_printf(c, "0%llo", (unsigned long long)mask_to(v->type, x));
+		emit_printf(c, "0%llo", u);
 	else if (type_is_signed(v->type))
 		emit_printf(c, "%lld", (long long)x);
 	else
 		emit_printf(c, "%llu", (unsigned long long)x);
+}
+
+bool lens_int_value(struct fmt_ctx *c, const struct value *v, int64_t *x)
+{
+	if (!type_is_integer(v->type) && v->type->kind != TYPE_POINTER) {
+		lens_default(c, v);
+		return false;
+	}
+	if (value_int(c, v, x) < 0) {
+		unreadable(c, v);
+		return false;
+	}
+	return true;
 }
 
 /* Small numbers are probably numbers, anything else probably an address
@@ -44,13 +57,9 @@ void lens_guess(struct fmt_ctx *c, const struct value *v)
 {
 	int64_t x;
 
-	if (!type_is_integer(v->type) && v->type->kind != TYPE_POINTER) {
-		lens_default(c, v);
+	if (!lens_int_value(c, v, &x))
 		return;
-	}
-	if (value_int(c, v, &x) < 0)
-		unreadable(c, v);
-	else if (x >= -10000 && x <= 10000)
+	if (x >= -10000 && x <= 10000)
 		emit_printf(c, "%lld", (long long)x);
 	else
 		emit_printf(c, "%#llx", (unsigned long long)x);
@@ -62,21 +71,21 @@ void lens_float(struct fmt_ctx *c, const struct value *v, enum radix r)
 {
 	unsigned char b[16] = { 0 };
 	size_t n = type_sizeof(v->type);
-	long double ld;
-	double d;
-	float f;
 
 	if (value_read(c, v, b, n) != n) {
 		unreadable(c, v);
 		return;
 	}
 	if (n == 16) {
+		long double ld;
 		memset(b + 10, 0, 6);
 		memcpy(&ld, b, sizeof(ld));
 		emit_printf(c, r == RADIX_HEX ? "%La" : "%Lf", ld);
 		return;
 	}
+	double d;
 	if (n == 4) {
+		float f;
 		memcpy(&f, b, 4);
 		d = f;
 	} else {

@@ -1,9 +1,12 @@
 /* Lenses: turning a value of the prototype language into text.
  *
- * A value lives either in tracer memory (fetched from registers) or in
- * tracee memory (behind a pointer); lenses read the latter only through
- * memsrc_read, never more than -s/-A allow.  Punctuation is written only
- * through the emit_* helpers (lenses/emit.c). */
+ * ltrace/calltext.c sets up a fmt_ctx for one argument list or return
+ * value and hands each value to lens_render, which picks the lens of the
+ * value's type.  A value lives either in tracer memory (fetched from
+ * registers) or in tracee memory (behind a pointer); lenses read the
+ * latter only through memsrc_read, never more than -s/-A allow.  They
+ * append to c->sb only through the emit_* writer primitives
+ * (lenses/emit.c), which alone write punctuation. */
 #ifndef LTRACE_LENS_H
 #define LTRACE_LENS_H
 
@@ -29,29 +32,34 @@ struct value {
  * for everything below it that has no lens of its own. */
 enum radix { RADIX_DEC, RADIX_HEX, RADIX_OCT };
 
+/* The state of rendering one argument list or return value. */
 struct fmt_ctx {
-	const struct lens_limits *o;
+	const struct lens_limits *limits;
 	struct memsrc *mem;
 	struct callsite *cs;		/* for parameter packs */
 	struct fetch_ctx *fetch;	/* cursor after the pack's string */
 	const struct expr_env *env;	/* argN, retval */
 	struct strbuf *sb;
 	enum radix radix;		/* inherited from hex()/oct() */
-	size_t depth;
-	size_t limit;			/* stop at this sb->len; 0: never */
+	size_t depth;			/* arrays and structs by value */
+	size_t budget_end;		/* stop at this sb->len; 0: never */
 	bool cut;			/* stopped: "..." written */
 	size_t nptrs;			/* pointers being dereferenced */
 	uint64_t ptrs[LENS_MAX_DEPTH];
 	const struct type *ptr_types[LENS_MAX_DEPTH];
 };
 
-/* Writer primitives: the only code that emits punctuation. */
+/* Writer primitives (lenses/emit.c): the only code that writes
+ * punctuation.  A group is opened, its members separated and closed;
+ * MORE at the end says members were left out. */
 enum emit_group {
-	EMIT_ARRAY,
-	EMIT_STRUCT,
-	EMIT_STRING,
-	EMIT_BITVEC,
-	EMIT_ARGS,
+	EMIT_ARRAY,		/* [ 1, 2 ] */
+	EMIT_STRUCT,		/* { 1, 2 } */
+	EMIT_STRING,		/* "ab" */
+	EMIT_CHAR,		/* 'a' */
+	EMIT_BITVEC,		/* <1,3-5> */
+	EMIT_BITVEC_NOT,	/* ~<0>: the bits that are clear */
+	EMIT_ARGS,		/* 1, 2 */
 };
 
 void emit_begin(struct fmt_ctx *c, enum emit_group g);
@@ -67,6 +75,10 @@ void emit_char(struct fmt_ctx *c, unsigned char ch, char quote);
 void emit_wchar(struct fmt_ctx *c, uint32_t cp, char quote);
 void emit_nil(struct fmt_ctx *c);
 void emit_addr(struct fmt_ctx *c, uint64_t a);
+/* "...": the output was cut (depth, budget, an unknown layout). */
+void emit_ellipsis(struct fmt_ctx *c);
+/* A pointer to a value being shown UP levels above: "recurse^^". */
+void emit_recurse(struct fmt_ctx *c, size_t up);
 
 /* Values. */
 size_t value_read(struct fmt_ctx *c, const struct value *v, void *buf,
@@ -84,7 +96,7 @@ bool value_localize(struct fmt_ctx *c, struct value *v, unsigned char *local,
 /* The most text one argument list or return value may take, whatever
  * nesting and cycles in the tracee: room for a few -s strings, and 64 KiB
  * besides.  Past it lens_render writes "..." once and nothing more. */
-size_t lens_budget(const struct lens_limits *o);
+size_t lens_budget(const struct lens_limits *limits);
 bool lens_budget_full(const struct fmt_ctx *c);
 
 /* Dispatch on the value's lens. */
@@ -94,6 +106,10 @@ bool lens_hidden(const struct type *t);
 /* The lens families. */
 void lens_default(struct fmt_ctx *c, const struct value *v);
 void lens_int(struct fmt_ctx *c, const struct value *v, enum radix r);
+/* For lenses that show an integer or a pointer in their own way: true
+ * with its value in *X; else false, V shown already (by the default lens
+ * when of another type, as unreadable when it cannot be read). */
+bool lens_int_value(struct fmt_ctx *c, const struct value *v, int64_t *x);
 void lens_guess(struct fmt_ctx *c, const struct value *v);
 void lens_bool(struct fmt_ctx *c, const struct value *v);
 void lens_enum(struct fmt_ctx *c, const struct value *v);
@@ -107,9 +123,5 @@ void lens_format_pack(struct fmt_ctx *c, const struct value *v);
 /* Characters of a char array (string lens), LEN known or zero-scan. */
 void lens_chars(struct fmt_ctx *c, uint64_t addr, const unsigned char *local,
 		int64_t len, bool zero, size_t cap);
-/* The same for wide characters of ESZ (2 or 4) bytes: printed as UTF-8,
- * as ltrace prints string(array(uint, zero)*). */
-void lens_wchars(struct fmt_ctx *c, uint64_t addr, const unsigned char *local,
-		 size_t esz, int64_t len, bool zero, size_t cap);
 
 #endif

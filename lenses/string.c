@@ -44,29 +44,33 @@ static void grow_chunk(struct chars *s)
 	}
 }
 
+/* The next chunk of elements into the buffer: false when not one of
+ * them can be read. */
+static bool refill(struct chars *s)
+{
+	grow_chunk(s);
+	size_t room = s->bufsz / s->esz * s->esz;
+	size_t k = (s->want - s->pos) * s->esz;
+	if (k > room)
+		k = room;
+	if (s->local)
+		memcpy(s->buf, s->local + s->pos * s->esz, k);
+	else
+		k = memsrc_read(s->c->mem, s->addr + s->pos * s->esz, s->buf,
+				k);
+	s->have = k;
+	s->at = 0;
+	return k >= s->esz;
+}
+
 /* The next element's value into *CH: false at the end of what may and
  * can be read. */
 static bool next_elt(struct chars *s, uint32_t *ch)
 {
-	size_t k;
-
 	if (s->pos >= s->want)
 		return false;
-	if (s->at + s->esz > s->have) {
-		grow_chunk(s);
-		k = (s->want - s->pos) * s->esz;
-		if (k > s->bufsz / s->esz * s->esz)
-			k = s->bufsz / s->esz * s->esz;
-		if (s->local)
-			memcpy(s->buf, s->local + s->pos * s->esz, k);
-		else
-			k = memsrc_read(s->c->mem, s->addr + s->pos * s->esz,
-					s->buf, k);
-		s->have = k;
-		s->at = 0;
-		if (k < s->esz)
-			return false;
-	}
+	if (s->at + s->esz > s->have && !refill(s))
+		return false;
 	*ch = 0;
 	if (s->esz == 1)
 		*ch = s->buf[s->at];
@@ -89,20 +93,19 @@ static void print_elts(struct fmt_ctx *c, uint64_t addr,
 		       bool zero, size_t cap)
 {
 	struct chars s = { .c = c, .addr = addr, .local = local, .esz = esz };
-	bool more = false, have;
-	uint32_t ch = 0;
-	size_t i;
 
 	s.want = cap + 1;
 	if (len >= 0 && (uint64_t)len < s.want)
 		s.want = (size_t)len;
-	have = next_elt(&s, &ch);
+	uint32_t ch = 0;
+	bool have = next_elt(&s, &ch);
 	if (!have && s.want) {
 		emit_addr(c, addr);	/* nothing readable */
 		return;
 	}
+	bool more = false;
 	emit_begin(c, EMIT_STRING);
-	for (i = 0; have; i++) {
+	for (size_t i = 0; have; i++) {
 		if (zero && !ch)
 			break;
 		if (i == cap) {
@@ -126,12 +129,6 @@ void lens_chars(struct fmt_ctx *c, uint64_t addr, const unsigned char *local,
 	print_elts(c, addr, local, 1, len, zero, cap);
 }
 
-void lens_wchars(struct fmt_ctx *c, uint64_t addr, const unsigned char *local,
-		 size_t esz, int64_t len, bool zero, size_t cap)
-{
-	print_elts(c, addr, local, esz, len, zero, cap);
-}
-
 /* Element size of a string's characters: 1 for char, 2 or 4 for the
  * integers of wide strings, 0 for anything else. */
 static size_t char_size(const struct type *elt)
@@ -150,8 +147,6 @@ static void string_array(struct fmt_ctx *c, const struct type *t,
 			 uint64_t addr, const unsigned char *local)
 {
 	size_t esz = char_size(t->elt);
-	int64_t len = -1;
-	bool zero = expr_is_zero(t->len);
 
 	if (!esz) {
 		struct value v = { .type = t, .remote = !local, .addr = addr,
@@ -159,12 +154,14 @@ static void string_array(struct fmt_ctx *c, const struct type *t,
 		lens_default(c, &v);
 		return;
 	}
+	bool zero = expr_is_zero(t->len);
+	int64_t len = -1;
 	if (t->len && expr_eval(t->len, c->env, &len) < 0 && !zero)
 		len = 0;
 	/* never read past an inline array's storage */
 	if (local && (len < 0 || (uint64_t)len * esz > type_sizeof(t)))
 		len = (int64_t)(type_sizeof(t) / esz);
-	print_elts(c, addr, local, esz, len, zero, c->o->strlen);
+	print_elts(c, addr, local, esz, len, zero, c->limits->strlen);
 }
 
 static void string_pointer(struct fmt_ctx *c, const struct value *v)
@@ -180,7 +177,7 @@ static void string_pointer(struct fmt_ctx *c, const struct value *v)
 		string_array(c, to, (uint64_t)p, NULL);
 	} else if (char_size(to)) {
 		print_elts(c, (uint64_t)p, NULL, char_size(to), -1, true,
-			   c->o->strlen);
+			   c->limits->strlen);
 	} else {
 		lens_pointer(c, v);
 	}

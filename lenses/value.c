@@ -20,7 +20,6 @@ size_t value_read(struct fmt_ctx *c, const struct value *v, void *buf,
 static size_t value_width(const struct type *t)
 {
 	size_t n = type_sizeof(t);
-
 	return n > 8 ? 8 : n;
 }
 
@@ -28,10 +27,10 @@ int value_int(struct fmt_ctx *c, const struct value *v, int64_t *out)
 {
 	size_t n = value_width(v->type);
 	unsigned char b[8] = { 0 };
-	uint64_t u = 0;
 
 	if (!n || value_read(c, v, b, n) != n)
 		return -1;
+	uint64_t u = 0;
 	memcpy(&u, b, n);
 	if (type_is_signed(v->type) && n < 8 && (u >> (8 * n - 1)) & 1)
 		u |= ~0ULL << (8 * n);
@@ -90,21 +89,21 @@ static void lens_radix(struct fmt_ctx *c, const struct value *v, enum radix r)
 	c->radix = saved;
 }
 
-size_t lens_budget(const struct lens_limits *o)
+size_t lens_budget(const struct lens_limits *limits)
 {
-	return 65536 + 4 * o->strlen;
+	return 65536 + 4 * limits->strlen;
 }
 
 bool lens_budget_full(const struct fmt_ctx *c)
 {
-	return c->limit && c->sb->len >= c->limit;
+	return c->budget_end && c->sb->len >= c->budget_end;
 }
 
 void lens_render(struct fmt_ctx *c, const struct value *v)
 {
 	if (lens_budget_full(c)) {
 		if (!c->cut)
-			emit_text(c, "...");
+			emit_ellipsis(c);
 		c->cut = true;
 		return;
 	}

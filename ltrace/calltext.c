@@ -1,7 +1,7 @@
-/* Formatting one call: fetch every argument at entry (registers are gone
- * by the return), print those before the '+' split at entry and the rest,
+/* The text of one call: fetch every argument at entry (registers are gone
+ * by the return), show those before the '+' split at entry and the rest,
  * with the return value, at the return.  Memory behind saved pointers is
- * read when the value is printed. */
+ * read when the value is shown. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,10 +15,10 @@
 #include "xmalloc.h"
 
 struct calltext {
-	struct lens_limits o;
+	struct lens_limits limits;
 	const struct prototype *p;
 	struct fetch_ctx *fetch;
-	struct fetch_ctx *pack;		/* cursor after a format parameter */
+	struct fetch_ctx *pack;		/* cursor after a printf-style pack */
 	size_t nfetched;
 	unsigned char **args;
 	unsigned char *ret;
@@ -51,9 +51,10 @@ static struct value fetched_value(const struct type *t,
 				  const unsigned char *buf)
 {
 	struct value v = { .type = t, .buf = buf };
-	uint64_t a;
 
 	if (t->kind == TYPE_ARRAY) {
+		uint64_t a;
+
 		memcpy(&a, buf, 8);
 		v.remote = true;
 		v.addr = a;
@@ -65,7 +66,6 @@ static struct value fetched_value(const struct type *t,
 static int env_arg(void *data, long n, int64_t *out)
 {
 	struct calltext *ct = data;
-	struct fmt_ctx c = { .o = &ct->o };
 	struct value v;
 
 	if (n == 0) {
@@ -79,27 +79,25 @@ static int env_arg(void *data, long n, int64_t *out)
 	}
 	if (v.remote)
 		return -1;
+	struct fmt_ctx c = { .limits = &ct->limits };
 	return value_int(&c, &v, out);
 }
 
 static bool needs_fp_after(const struct prototype *p, size_t from)
 {
-	size_t i;
-
-	for (i = from; i < p->nparams; i++)
+	for (size_t i = from; i < p->nparams; i++)
 		if (type_needs_fp(p->params[i]))
 			return true;
 	return false;
 }
 
-/* Fetch every parameter; a format parameter ends the list. */
+/* Fetch every parameter; a printf-style pack ends the list. */
 static void fetch_all(struct calltext *ct, struct callsite *cs)
 {
 	const struct prototype *p = ct->p;
-	size_t i;
 
 	ct->args = xcalloc(p->nparams ? p->nparams : 1, sizeof(*ct->args));
-	for (i = 0; i < p->nparams; i++) {
+	for (size_t i = 0; i < p->nparams; i++) {
 		ct->args[i] = xmalloc(fetch_bufsize(p->params[i]));
 		fetch_arg(ct->fetch, cs, p->params[i], ct->args[i]);
 		ct->nfetched = i + 1;
@@ -110,23 +108,33 @@ static void fetch_all(struct calltext *ct, struct callsite *cs)
 	}
 }
 
-static void show_params(struct calltext *ct, struct callsite *cs,
-			  size_t from, size_t to, struct strbuf *out)
+/* The lens context for appending to SB at stop CS, within the budget. */
+static struct fmt_ctx lens_ctx_of(struct calltext *ct, struct callsite *cs,
+				   struct strbuf *sb)
 {
-	struct fmt_ctx c = {
-		.o = &ct->o, .mem = cs->mem, .cs = cs, .env = &ct->env,
-		.sb = out, .limit = out->len + lens_budget(&ct->o),
+	return (struct fmt_ctx){
+		.limits = &ct->limits,
+		.mem = cs->mem,
+		.cs = cs,
+		.env = &ct->env,
+		.sb = sb,
+		.budget_end = sb->len + lens_budget(&ct->limits),
 	};
-	struct value v;
-	size_t i, idx = 0;
+}
 
-	for (i = from; i < to && i < ct->nfetched; i++) {
+static void show_params(struct calltext *ct, struct callsite *cs,
+			size_t from, size_t to, struct strbuf *out)
+{
+	struct fmt_ctx c = lens_ctx_of(ct, cs, out);
+	size_t idx = 0;
+
+	for (size_t i = from; i < to && i < ct->nfetched; i++) {
 		const struct type *t = ct->p->params[i];
 
 		if (lens_hidden(t))
 			continue;
 		emit_sep(&c, EMIT_ARGS, idx++);
-		v = fetched_value(t, ct->args[i]);
+		struct value v = fetched_value(t, ct->args[i]);
 		c.fetch = t->kind == TYPE_PACK && ct->pack
 				  ? fetch_clone(ct->pack) : NULL;
 		lens_render(&c, &v);
@@ -135,13 +143,13 @@ static void show_params(struct calltext *ct, struct callsite *cs,
 	}
 }
 
-struct calltext *calltext_entry(const struct lens_limits *o,
-			      const struct prototype *p,
-			      struct callsite *cs, struct strbuf *out)
+struct calltext *calltext_entry(const struct lens_limits *limits,
+				const struct prototype *p,
+				struct callsite *cs, struct strbuf *out)
 {
 	struct calltext *ct = xcalloc(1, sizeof(*ct));
 
-	ct->o = *o;
+	ct->limits = *limits;
 	ct->p = p ? p : default_proto();
 	ct->env.arg = env_arg;
 	ct->env.arg_data = ct;
@@ -153,25 +161,21 @@ struct calltext *calltext_entry(const struct lens_limits *o,
 }
 
 static void show_ret(struct calltext *ct, struct callsite *cs,
-		       struct strbuf *ret)
+		     struct strbuf *ret)
 {
 	const struct type *t = ct->p->ret;
-	struct fmt_ctx c = {
-		.o = &ct->o, .mem = cs->mem, .cs = cs, .env = &ct->env,
-		.sb = ret, .limit = ret->len + lens_budget(&ct->o),
-	};
-	struct value v;
 
 	if (t->kind == TYPE_VOID) {
 		strbuf_addstr(ret, "<void>");
 		return;
 	}
-	v = fetched_value(t, ct->ret);
+	struct fmt_ctx c = lens_ctx_of(ct, cs, ret);
+	struct value v = fetched_value(t, ct->ret);
 	lens_render(&c, &v);
 }
 
 void calltext_return(struct calltext *ct, struct callsite *cs,
-		    struct strbuf *more, struct strbuf *ret)
+		     struct strbuf *more, struct strbuf *ret)
 {
 	const struct type *t = ct->p->ret;
 
@@ -188,11 +192,9 @@ void calltext_return(struct calltext *ct, struct callsite *cs,
 
 void calltext_free(struct calltext *ct)
 {
-	size_t i;
-
 	if (!ct)
 		return;
-	for (i = 0; i < ct->nfetched; i++)
+	for (size_t i = 0; i < ct->nfetched; i++)
 		free(ct->args[i]);
 	free(ct->args);
 	free(ct->ret);

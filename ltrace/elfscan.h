@@ -26,10 +26,11 @@ struct elf_image {
 	size_t nplt;
 };
 
-/* Read PATH.  On error returns a negative errno-style code and fills
- * ERRBUF (size ERRLEN) with a one-line reason, e.g. "not an ELF file",
- * "ELF for another architecture (ARM aarch64)", "static binary: no
- * dynamic symbols" is NOT an error (nplt is just 0). */
+/* Read PATH into IMG.  Returns 0, or a negative errno-style code with a
+ * one-line reason in ERRBUF (ERRLEN bytes): strerror's for a file that
+ * cannot be opened, "not an ELF file", "ELF for another architecture
+ * (AArch64)"...  A static binary is no error: it has no stubs (nplt 0).
+ * elf_image_destroy releases what a successful read filled in. */
 int elf_image_read(struct elf_image *img, const char *path, char *errbuf,
 		   size_t errlen);
 void elf_image_destroy(struct elf_image *img);

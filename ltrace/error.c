@@ -31,21 +31,25 @@ static void vmsg(const char *fmt, va_list ap, int err)
 		return;
 }
 
+/* The body of each variadic function below: the message with ERR's
+ * text (0 for none), errno read before anything can change it. */
+#define VMSG(fmt, err)					\
+	do {						\
+		int err_ = (err);			\
+		va_list ap;				\
+		va_start(ap, fmt);			\
+		vmsg(fmt, ap, err_);			\
+		va_end(ap);				\
+	} while (0)
+
 void error_msg(const char *fmt, ...)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	vmsg(fmt, ap, 0);
-	va_end(ap);
+	VMSG(fmt, 0);
 }
 
 void perror_msg(const char *fmt, ...)
 {
-	int err = errno;
-	va_list ap;
-	va_start(ap, fmt);
-	vmsg(fmt, ap, err);
-	va_end(ap);
+	VMSG(fmt, errno);
 }
 
 static noreturn void die(void)
@@ -60,19 +64,12 @@ static noreturn void die(void)
 
 void error_msg_and_die(const char *fmt, ...)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	vmsg(fmt, ap, 0);
-	va_end(ap);
+	VMSG(fmt, 0);
 	die();
 }
 
 void perror_msg_and_die(const char *fmt, ...)
 {
-	int err = errno;
-	va_list ap;
-	va_start(ap, fmt);
-	vmsg(fmt, ap, err);
-	va_end(ap);
+	VMSG(fmt, errno);
 	die();
 }

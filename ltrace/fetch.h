@@ -1,5 +1,5 @@
-/* The contract between call formatting (ltrace/calltext.c, lenses/) and the
- * architecture's calling convention (sysdeps/<arch>/fetch.c).
+/* The contract between the text of a call (ltrace/calltext.c, lenses/)
+ * and the architecture's calling convention (sysdeps/<arch>/fetch.c).
  *
  * fetch_begin snapshots the registers of the entry stop, so arguments can
  * be fetched again at the return stop (out-parameters, parameter packs
@@ -24,17 +24,18 @@ struct fetch_ctx;
 struct fetch_ctx *fetch_begin(struct callsite *cs, const struct type *ret,
 			      bool want_fp);
 
-/* Fetch the next argument of type T into BUF (FETCH_BUFSZ(T) bytes).  An
+/* Fetch the next argument of type T into BUF (fetch_bufsize(T) bytes).  An
  * array parameter decays to a pointer (8 bytes).  CS is the current stop
  * (entry or return) and is used for memory and lazy fpregs.  Returns 0,
- * or -1 when the value cannot be read (BUF is zeroed then). */
+ * or -1 when the value cannot be read (the bytes not read are zero). */
 int fetch_arg(struct fetch_ctx *f, struct callsite *cs, const struct type *t,
 	      void *buf);
 
 /* A copy of F's cursor position, to fetch again from there. */
 struct fetch_ctx *fetch_clone(const struct fetch_ctx *f);
 
-/* At the return stop CS: the return value of type T into BUF. */
+/* At the return stop CS: the return value of type T into BUF
+ * (fetch_bufsize(T) bytes).  Returns 0, or -1 as fetch_arg. */
 int fetch_retval(struct fetch_ctx *f, struct callsite *cs,
 		 const struct type *t, void *buf);
 

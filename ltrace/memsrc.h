@@ -1,7 +1,7 @@
-/* How formatting code reads tracee memory.  Lenses and the ABI fetch code
- * read only through this interface: the tracer's implementation caches
- * pages for the duration of one stop (sysdeps/linux-gnu/mem.c); unit tests
- * supply a fake one over a local buffer. */
+/* How lenses and the ABI fetch code read tracee memory: only through this
+ * interface.  The tracer's implementation caches pages for the duration
+ * of one stop (sysdeps/linux-gnu/mem.c); unit tests supply a fake one over
+ * a local buffer. */
 #ifndef LTRACE_MEMSRC_H
 #define LTRACE_MEMSRC_H
 

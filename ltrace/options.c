@@ -86,6 +86,19 @@ static void add_pid(struct options *o, const char *arg)
 		error_msg_and_die("invalid argument to -p: '%s'", arg);
 }
 
+/* What getopt found wrong, worded as ltrace words it; exits 1. */
+static noreturn void bad_option(char **argv)
+{
+	if (optopt && strchr("aAFopsu", optopt))
+		error_msg("option requires an argument -- '%c'", optopt);
+	else if (optopt)
+		error_msg("invalid option -- '%c'", optopt);
+	else
+		error_msg("unrecognized option '%s'", argv[optind - 1]);
+	fprintf(stderr, "Try `ltrace --help' for more information.\n");
+	exit(1);
+}
+
 static const struct option longopts[] = {
 	{ "align", required_argument, NULL, 'a' },
 	{ "config", required_argument, NULL, 'F' },
@@ -108,7 +121,9 @@ void options_parse(struct options *o, int argc, char **argv)
 				NULL)) != -1) {
 		switch (c) {
 		case 'a': o->align = parse_count(optarg, 'a', INT_MAX); break;
-		case 'A': o->arraylen = parse_count(optarg, 'A', MAX_LEN); break;
+		case 'A':
+			o->arraylen = parse_count(optarg, 'A', MAX_LEN);
+			break;
 		case 'b': o->no_signals = true; break;
 		case 'f': o->follow = true; break;
 		case 'F': add_conf(o, optarg); break;
@@ -120,20 +135,8 @@ void options_parse(struct options *o, int argc, char **argv)
 		case 'V':
 			printf("ltrace version " PACKAGE_VERSION ".\n");
 			exit(0);
-		case ':':
-		case '?':
-		default:
-			if (optopt && strchr("aAFopsu", optopt))
-				error_msg("option requires an argument -- '%c'",
-					  optopt);
-			else if (optopt)
-				error_msg("invalid option -- '%c'", optopt);
-			else
-				error_msg("unrecognized option '%s'",
-					  argv[optind - 1]);
-			fprintf(stderr, "Try `ltrace --help' for more "
-				"information.\n");
-			exit(1);
+		default:	/* ':' or '?' */
+			bad_option(argv);
 		}
 	}
 	if (o->align < 0)

@@ -2,8 +2,6 @@
 
 #include <errno.h>
 #include <stdarg.h>
-#include <stdio.h>
-#include <string.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -101,7 +99,7 @@ static void end_line(void)
 }
 
 void output_call_entry(pid_t pid, unsigned long id, const char *name,
-		    const char *args)
+		       const char *args)
 {
 	begin_line(pid);
 	strbuf_addstr(&out.buf, name);
@@ -126,7 +124,8 @@ static void add_retval(const char *ret)
 }
 
 void output_call_return(pid_t pid, unsigned long id, const char *name,
-		     bool entry_had_args, const char *more, const char *ret)
+			bool entry_had_args, const char *more,
+			const char *ret)
 {
 	if (out.open && out.open_pid == pid && out.open_id == id) {
 		out.open = false;
@@ -148,9 +147,7 @@ void output_line(pid_t pid, const char *fmt, ...)
 	begin_line(pid);
 	va_list ap;
 	va_start(ap, fmt);
-	char tmp[512];
-	vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	strbuf_vaddf(&out.buf, fmt, ap);
 	va_end(ap);
-	strbuf_addstr(&out.buf, tmp);
 	end_line();
 }

@@ -67,19 +67,26 @@ void strbuf_addch(struct strbuf *sb, char c)
 	sb->s[sb->len] = '\0';
 }
 
+/* Formatted in place: into the room there is, and again after growing
+ * when that was too small. */
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(sb->s + sb->len, sb->cap - sb->len, fmt, ap);
+	if (n >= 0 && (size_t)n >= sb->cap - sb->len) {
+		strbuf_grow(sb, n);
+		vsnprintf(sb->s + sb->len, sb->cap - sb->len, fmt, again);
+	}
+	va_end(again);
+	if (n >= 0)
+		sb->len += n;
+}
+
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(sb->s + sb->len, sb->cap - sb->len, fmt, ap);
+	strbuf_vaddf(sb, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n >= sb->cap - sb->len) {
-		strbuf_grow(sb, n);
-		va_start(ap, fmt);
-		vsnprintf(sb->s + sb->len, sb->cap - sb->len, fmt, ap);
-		va_end(ap);
-	}
-	sb->len += n;
 }

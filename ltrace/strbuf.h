@@ -3,6 +3,7 @@
 #ifndef LTRACE_STRBUF_H
 #define LTRACE_STRBUF_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 struct strbuf {
@@ -19,6 +20,8 @@ void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 /* Make room for at least n more bytes. */
 void strbuf_grow(struct strbuf *sb, size_t n);
 void strbuf_truncate(struct strbuf *sb, size_t len);

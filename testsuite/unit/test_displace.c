@@ -28,19 +28,8 @@
 
 #include <Zydis/Zydis.h>
 
+#include "check.h"
 #include "displace.h"
-
-static int failures;
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);			\
-			fputc('\n', stderr);				\
-			failures++;					\
-		}							\
-	} while (0)
 
 static uint64_t get_le(const uint8_t *p, unsigned n)
 {
@@ -220,13 +209,14 @@ static void check_bytes(const struct pcase *p, const struct displaced *d)
 {
 	uint8_t exp[160];
 	unsigned n = expand(p, d, exp);
-	char a[200] = "", b[200] = "";
 
 	if (n == d->code_len && memcmp(exp, d->code, n) == 0)
 		return;
+	char a[200] = "";
+	char b[200] = "";
 	hexdump(a, d->code, d->code_len);
 	hexdump(b, exp, n);
-	CHECK(0, "%s: code %s, expected %s", p->name, a, b);
+	FAIL("%s: code %s, expected %s", p->name, a, b);
 }
 
 static int decode(const uint8_t *p, size_t n, ZydisDecodedInstruction *zi,
@@ -269,22 +259,25 @@ static uint64_t rip_abs(const uint8_t *p, size_t n, uint64_t at, int *is_jabs)
  * RIP-relative operand designates what the original did. */
 static void check_redecode(const struct pcase *p, const struct displaced *d)
 {
-	ZydisDecodedInstruction zi;
-	ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
-	int jabs, saw_fall = 0, saw_taken = 0, saw_rip = 0;
+	int jabs;
 	uint64_t orig = rip_abs(p->insn, d->insn_len, A, &jabs);
 	uint64_t fall = A + d->insn_len;
+	int saw_fall = 0;
+	int saw_taken = 0;
+	int saw_rip = 0;
 	unsigned off = 0;
 
 	while (off < d->code_len) {
-		uint64_t abs;
+		ZydisDecodedInstruction zi;
+		ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
 
 		if (decode(d->code + off, d->code_len - off, &zi, ops) != 0) {
-			CHECK(0, "%s: slot code does not decode at +%u",
-			      p->name, off);
+			FAIL("%s: slot code does not decode at +%u",
+			     p->name, off);
 			return;
 		}
-		abs = rip_abs(d->code + off, zi.length, p->slot + off, &jabs);
+		uint64_t abs = rip_abs(d->code + off, zi.length, p->slot + off,
+				       &jabs);
 		if (jabs) {
 			uint64_t t = get_le(d->code + off + zi.length, 8);
 
@@ -312,11 +305,10 @@ static int jumps_back(const struct pcase *p)
 {
 	ZydisDecodedInstruction zi;
 	ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
-	ZydisInstructionCategory c;
 
 	if (decode(p->insn, p->len, &zi, ops) != 0)
 		return 0;
-	c = zi.meta.category;
+	ZydisInstructionCategory c = zi.meta.category;
 	return c != ZYDIS_CATEGORY_CALL && c != ZYDIS_CATEGORY_RET &&
 	       c != ZYDIS_CATEGORY_UNCOND_BR;
 }
@@ -334,10 +326,9 @@ static int has_jabs_to(const struct displaced *d, uint64_t target)
 static void run_pcase(const struct pcase *p)
 {
 	struct displaced d;
-	int rc;
 
 	memset(&d, 0xa5, sizeof(d));
-	rc = displace_plan(p->insn, p->len, A, p->slot, &d);
+	int rc = displace_plan(p->insn, p->len, A, p->slot, &d);
 	CHECK(rc == p->rc, "%s: rc %d, expected %d", p->name, rc, p->rc);
 	CHECK(d.kind == p->kind, "%s: kind %d, expected %d", p->name,
 	      d.kind, p->kind);
@@ -685,7 +676,8 @@ static void compare(const struct xcase *x, const struct result *n,
 static int displaced_entry(const struct env *e, size_t i, struct cpu *c,
 			   uint64_t *entry)
 {
-	uint8_t *a = case_at(e, i), *slot = e->slots + DISPLACE_SLOT_SIZE * i;
+	uint8_t *a = case_at(e, i);
+	uint8_t *slot = e->slots + DISPLACE_SLOT_SIZE * i;
 	struct displaced d;
 
 	if (displace_plan(a, 15, (uint64_t)a, (uint64_t)slot, &d) != 0)
@@ -711,7 +703,8 @@ static int displaced_entry(const struct env *e, size_t i, struct cpu *c,
 	}
 }
 
-static struct result native_res, displaced_res;
+static struct result native_res;
+static struct result displaced_res;
 
 static void exec_case(const struct env *e, size_t i)
 {
@@ -723,7 +716,7 @@ static void exec_case(const struct env *e, size_t i)
 	run(e, i, &c, (uint64_t)case_at(e, i), &native_res);
 	initial(e, i, &c);
 	if (displaced_entry(e, i, &c, &entry) != 0) {
-		CHECK(0, "%s: not displaceable", xcases[i].name);
+		FAIL("%s: not displaceable", xcases[i].name);
 		return;
 	}
 	run(e, i, &c, entry, &displaced_res);
@@ -740,7 +733,6 @@ static void *map(void *hint, size_t size, int prot)
 static int set_up(struct env *e)
 {
 	const int rwx = PROT_READ | PROT_WRITE | PROT_EXEC;
-	int64_t dist;
 
 	e->code = map(NULL, 8192, rwx);
 	if (e->code == NULL)
@@ -750,7 +742,7 @@ static int set_up(struct env *e)
 	e->stack = map(NULL, STACK_SIZE, PROT_READ | PROT_WRITE);
 	if (e->slots == NULL || e->stack == NULL)
 		return -1;
-	dist = (int64_t)((uint64_t)e->slots - (uint64_t)e->code);
+	int64_t dist = (int64_t)((uint64_t)e->slots - (uint64_t)e->code);
 	if (dist < -(1LL << 31) + 16384 || dist > (1LL << 31) - 16384)
 		return -1;
 	e->rsp0 = (uint64_t)e->stack + STACK_SIZE / 2;
@@ -764,7 +756,7 @@ static void test_exec(void)
 	_Static_assert(NXCASES * CASE_SPAN <= 4096, "code page");
 	_Static_assert(NXCASES * DISPLACE_SLOT_SIZE <= 8192, "slot page");
 	if (set_up(&e) != 0) {
-		CHECK(0, "cannot map code, slot and stack pages");
+		FAIL("cannot map code, slot and stack pages");
 		return;
 	}
 	for (size_t i = 0; i < NXCASES; i++)
@@ -778,11 +770,8 @@ int main(void)
 {
 	test_plans();
 	test_exec();
-	if (failures)
-		fprintf(stderr, "test_displace: %d check(s) failed\n",
-			failures);
-	else
+	if (!check_failures)
 		printf("test_displace: all passed (%zu plans, %zu executed)\n",
 		       sizeof(pcases) / sizeof(pcases[0]), NXCASES);
-	return failures ? 1 : 0;
+	return check_exit();
 }

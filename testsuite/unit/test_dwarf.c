@@ -11,6 +11,7 @@
 #include "dwarfproto.h"
 #include "expr.h"
 #include "type.h"
+#include "check.h"
 #include "fixtures.h"
 
 #include <elfutils/libdwelf.h>
@@ -23,29 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static int failures;
 static char tmpdir[] = "/tmp/test_dwarf.XXXXXX";
 static char fixtures[4096];
-
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void fail(const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "test_dwarf: FAIL: %s\n", buf);
-	failures++;
-}
-
-#define CHECK(cond, ...)                   \
-	do {                               \
-		if (!(cond))               \
-			fail(__VA_ARGS__); \
-	} while (0)
 
 static bool run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -100,7 +80,7 @@ static const struct prototype *get(struct dwarf_protos *d, const char *lib,
 	const struct prototype *p = dwarf_lookup(d, lib, name);
 
 	if (!p) {
-		fail("%s: no prototype", name);
+		FAIL("%s: no prototype", name);
 		return NULL;
 	}
 	CHECK(!strcmp(p->name, name), "%s: named %s", name, p->name);
@@ -203,7 +183,7 @@ static const struct type *pointee(const struct prototype *p, size_t i,
 	const struct type *t = p->params[i];
 
 	if (t->kind != TYPE_POINTER || !t->elt || t->elt->kind != k) {
-		fail("%s: parameter %zu is not a pointer to kind %d", p->name,
+		FAIL("%s: parameter %zu is not a pointer to kind %d", p->name,
 		     i + 1, k);
 		return NULL;
 	}
@@ -250,7 +230,7 @@ static void check_named(struct dwarf_protos *d, const char *lib)
 	CHECK(type_sizeof(s) == 56, "struct named: size %zu, expected 56",
 	      type_sizeof(s));
 	if (n != 4) {
-		fail("struct named: %zu visible fields, expected 4", n);
+		FAIL("struct named: %zu visible fields, expected 4", n);
 		return;
 	}
 	CHECK(is_kind(f[0], TYPE_ARRAY, LENS_STRING) &&
@@ -317,7 +297,7 @@ static void check_variants(struct dwarf_protos *d)
 		CHECK(!dwarf_lookup(d, tmp("libnodebug.so"), "dw_int"),
 		      "library without -g gave a prototype");
 	else
-		fail("gcc failed to build libnodebug.so");
+		FAIL("gcc failed to build libnodebug.so");
 	if (!run("command -v objcopy >/dev/null && mkdir '%s' && "
 		 "cp '%s' '%s' && cd '%s' && "
 		 "objcopy --only-keep-debug libsplit.so .debug/libsplit.debug"
@@ -425,7 +405,7 @@ int main(void)
 
 	if (!run("gcc --version >/dev/null 2>&1")) {
 		fprintf(stderr, "test_dwarf: gcc missing: skipped\n");
-		return 77;
+		return CHECK_SKIP;
 	}
 	set_fixtures();
 	if (!mkdtemp(tmpdir)) {
@@ -438,10 +418,10 @@ int main(void)
 		check_fixture(d, tmp("libdwfix.so"));
 		check_variants(d);
 	} else {
-		fail("gcc failed to build %s/libdwfix.c", fixtures);
+		FAIL("gcc failed to build %s/libdwfix.c", fixtures);
 	}
 	dwarf_protos_free(d);
 	check_libc();
 	run("rm -rf '%s'", tmpdir);
-	return failures ? 1 : 0;
+	return check_exit();
 }

@@ -12,6 +12,7 @@
  * gcc is missing.  Fixtures: see set_fixtures(). */
 #include "elfscan.h"
 #include "../../sysdeps/linux-gnu/plt_arch.h"
+#include "check.h"
 #include "fixtures.h"
 
 #include <errno.h>
@@ -19,36 +20,14 @@
 #include <gelf.h>
 #include <inttypes.h>
 #include <libelf.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int failures;
 static char tmpdir[] = "/tmp/test_elf.XXXXXX";
 static char fixtures[4096];
-
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void fail(const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
-	va_end(ap);
-	if (n < 0 || n > (int)sizeof(buf) - 2)
-		n = sizeof(buf) - 2;
-	buf[n++] = '\n';
-	fprintf(stderr, "test_elf: FAIL: %.*s", n, buf);
-	failures++;
-}
-
-#define CHECK(cond, ...) do { if (!(cond)) fail(__VA_ARGS__); } while (0)
 
 /* ---- independent facts about a file, read with libelf ---- */
 
@@ -76,20 +55,20 @@ struct facts {
 
 static void facts_rela(struct facts *f, Elf_Scn *scn, const GElf_Shdr *sh)
 {
-	Elf_Data *d = elf_getdata(scn, NULL), *sd;
 	Elf_Scn *sym = elf_getscn(f->elf, sh->sh_link);
 	GElf_Shdr ssh;
-	GElf_Rela r;
-	GElf_Sym s;
-	size_t i, n = d ? d->d_size / sizeof(Elf64_Rela) : 0;
 
 	if (!sym || !gelf_getshdr(sym, &ssh) || ssh.sh_type != SHT_DYNSYM)
 		return;
-	sd = elf_getdata(sym, NULL);
+	Elf_Data *d = elf_getdata(scn, NULL);
+	Elf_Data *sd = elf_getdata(sym, NULL);
+	size_t n = d ? d->d_size / sizeof(Elf64_Rela) : 0;
 	f->rel = realloc(f->rel, (f->nrel + n) * sizeof(*f->rel));
-	for (i = 0; i < n && gelf_getrela(d, i, &r); i++) {
+	GElf_Rela r;
+	for (size_t i = 0; i < n && gelf_getrela(d, i, &r); i++) {
 		struct reloc *x = &f->rel[f->nrel++];
 		const char *nm = NULL;
+		GElf_Sym s;
 
 		x->off = r.r_offset;
 		x->type = GELF_R_TYPE(r.r_info);
@@ -105,16 +84,14 @@ static void facts_scn(struct facts *f, Elf_Scn *scn, const GElf_Shdr *sh,
 		      size_t shstrndx)
 {
 	const char *name = elf_strptr(f->elf, shstrndx, sh->sh_name);
-	Elf_Data *d;
-	struct code_scn *c;
 
 	if (sh->sh_type == SHT_RELA)
 		facts_rela(f, scn, sh);
 	if (!(sh->sh_flags & SHF_EXECINSTR) || !name ||
 	    f->nscn == sizeof(f->scn) / sizeof(f->scn[0]))
 		return;
-	d = elf_getdata(scn, NULL);
-	c = &f->scn[f->nscn++];
+	Elf_Data *d = elf_getdata(scn, NULL);
+	struct code_scn *c = &f->scn[f->nscn++];
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	c->addr = sh->sh_addr;
 	c->size = d ? d->d_size : 0;
@@ -123,20 +100,19 @@ static void facts_scn(struct facts *f, Elf_Scn *scn, const GElf_Shdr *sh,
 
 static bool facts_open(struct facts *f, const char *path)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	size_t shstrndx;
-
 	memset(f, 0, sizeof(*f));
 	elf_version(EV_CURRENT);
 	f->fd = open(path, O_RDONLY);
 	if (f->fd < 0)
 		return false;
 	f->elf = elf_begin(f->fd, ELF_C_READ, NULL);
+	size_t shstrndx;
 	if (!f->elf || elf_getshdrstrndx(f->elf, &shstrndx) < 0) {
-		fail("%s: libelf cannot read it", path);
+		FAIL("%s: libelf cannot read it", path);
 		return false;
 	}
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
 	while ((scn = elf_nextscn(f->elf, scn)) != NULL)
 		if (gelf_getshdr(scn, &sh))
 			facts_scn(f, scn, &sh, shstrndx);
@@ -154,9 +130,7 @@ static void facts_close(struct facts *f)
 
 static const struct code_scn *scn_at(const struct facts *f, uint64_t addr)
 {
-	size_t i;
-
-	for (i = 0; i < f->nscn; i++)
+	for (size_t i = 0; i < f->nscn; i++)
 		if (addr >= f->scn[i].addr &&
 		    addr - f->scn[i].addr < f->scn[i].size)
 			return &f->scn[i];
@@ -165,9 +139,7 @@ static const struct code_scn *scn_at(const struct facts *f, uint64_t addr)
 
 static const struct reloc *reloc_at(const struct facts *f, uint64_t off)
 {
-	size_t i;
-
-	for (i = 0; i < f->nrel; i++)
+	for (size_t i = 0; i < f->nrel; i++)
 		if (f->rel[i].off == off &&
 		    (f->rel[i].type == R_X86_64_JUMP_SLOT ||
 		     f->rel[i].type == R_X86_64_GLOB_DAT ||
@@ -182,7 +154,6 @@ static bool stub_target(const struct code_scn *c, uint64_t addr,
 {
 	const uint8_t *p = c->bytes + (addr - c->addr);
 	size_t left = c->size - (addr - c->addr);
-	int32_t disp;
 
 	if (left >= 4 && !memcmp(p, "\xf3\x0f\x1e\xfa", 4)) {
 		p += 4;
@@ -194,6 +165,7 @@ static bool stub_target(const struct code_scn *c, uint64_t addr,
 	}
 	if (left < 6 || p[0] != 0xff || p[1] != 0x25)
 		return false;
+	int32_t disp;
 	memcpy(&disp, p + 2, 4);
 	*got = addr + (uint64_t)(p + 6 - (c->bytes + (addr - c->addr))) +
 	       (int64_t)disp;
@@ -206,21 +178,21 @@ static void check_entry(const char *path, const struct facts *f,
 			const struct plt_entry *e)
 {
 	const struct code_scn *c = scn_at(f, e->addr);
-	const struct reloc *r = reloc_at(f, e->got);
-	uint64_t got;
 
 	if (!c || !c->bytes) {
-		fail("%s: %s: stub %#" PRIx64 " not in code", path, e->name,
+		FAIL("%s: %s: stub %#" PRIx64 " not in code", path, e->name,
 		     e->addr);
 		return;
 	}
 	CHECK(!strncmp(c->name, ".plt", 4), "%s: %s: stub in %s", path,
 	      e->name, c->name);
+	uint64_t got;
 	CHECK(stub_target(c, e->addr, &got) && got == e->got,
 	      "%s: %s: bytes at %#" PRIx64 " do not jump through %#" PRIx64,
 	      path, e->name, e->addr, e->got);
+	const struct reloc *r = reloc_at(f, e->got);
 	if (!r) {
-		fail("%s: %s: no relocation at GOT %#" PRIx64, path, e->name,
+		FAIL("%s: %s: no relocation at GOT %#" PRIx64, path, e->name,
 		     e->got);
 		return;
 	}
@@ -234,11 +206,10 @@ static void check_entry(const char *path, const struct facts *f,
 static void check_complete(const char *path, const struct facts *f,
 			   const struct elf_image *img)
 {
-	size_t i, j;
-
-	for (i = 0; i < f->nrel; i++) {
+	for (size_t i = 0; i < f->nrel; i++) {
 		if (f->rel[i].type != R_X86_64_JUMP_SLOT)
 			continue;
+		size_t j;
 		for (j = 0; j < img->nplt; j++)
 			if (img->plt[j].got == f->rel[i].off)
 				break;
@@ -251,9 +222,7 @@ static void check_complete(const char *path, const struct facts *f,
 static const struct plt_entry *find_name(const struct elf_image *img,
 					 const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < img->nplt; i++)
+	for (size_t i = 0; i < img->nplt; i++)
 		if (!strcmp(img->plt[i].name, name))
 			return &img->plt[i];
 	return NULL;
@@ -262,24 +231,25 @@ static const struct plt_entry *find_name(const struct elf_image *img,
 /* objdump's "<name@plt>:" labels, as a third opinion. */
 static void check_objdump(const char *path, const struct elf_image *img)
 {
-	char cmd[4200], line[1024], name[512];
-	unsigned long long addr;
-	size_t i, len;
-	FILE *p;
-
+	char cmd[4200];
 	snprintf(cmd, sizeof(cmd), "objdump -d -j .plt -j .plt.sec -j .plt.got "
 		 "'%s' 2>/dev/null", path);
-	p = popen(cmd, "r");
+	FILE *p = popen(cmd, "r");
 	if (!p)
 		return;
+	char line[1024];
 	while (fgets(line, sizeof(line), p)) {
+		unsigned long long addr;
+		char name[512];
+
 		if (sscanf(line, "%llx <%511[^>]>:", &addr, name) != 2)
 			continue;
-		len = strlen(name);	/* not "free@plt-0x10" (PLT0) */
+		size_t len = strlen(name);	/* not "free@plt-0x10" (PLT0) */
 		if (len < 4 || strcmp(name + len - 4, "@plt") ||
 		    !strncmp(name, "*ABS*", 5))
 			continue;
 		name[len - 4] = '\0';
+		size_t i;
 		for (i = 0; i < img->nplt && img->plt[i].addr != addr; i++)
 			;
 		CHECK(i < img->nplt && !strcmp(img->plt[i].name, name),
@@ -292,20 +262,19 @@ static void check_objdump(const char *path, const struct elf_image *img)
 /* Read PATH and check everything that holds for any dynamic image. */
 static bool scan_and_check(const char *path, struct elf_image *img)
 {
-	struct facts f;
 	char err[256];
-	size_t i;
 	int rc = elf_image_read(img, path, err, sizeof(err));
 
 	if (rc < 0) {
-		fail("%s: elf_image_read: %d (%s)", path, rc, err);
+		FAIL("%s: elf_image_read: %d (%s)", path, rc, err);
 		return false;
 	}
+	struct facts f;
 	if (!facts_open(&f, path)) {
 		facts_close(&f);
 		return true;
 	}
-	for (i = 0; i < img->nplt; i++) {
+	for (size_t i = 0; i < img->nplt; i++) {
 		check_entry(path, &f, &img->plt[i]);
 		CHECK(i == 0 || img->plt[i - 1].addr < img->plt[i].addr,
 		      "%s: entries not sorted/unique at %zu", path, i);
@@ -344,20 +313,16 @@ static void check_names(const char *path, const struct elf_image *img,
 			const char *const *got_names)
 {
 	struct facts f;
-	const struct plt_entry *e;
-	const struct code_scn *c;
-	const char *want;
-	size_t i, k;
 
 	if (!facts_open(&f, path))
 		goto out;
-	for (i = 0; names[i]; i++) {
-		want = section;
-		for (k = 0; got_names && got_names[k]; k++)
+	for (size_t i = 0; names[i]; i++) {
+		const char *want = section;
+		for (size_t k = 0; got_names && got_names[k]; k++)
 			if (!strcmp(got_names[k], names[i]))
 				want = ".plt.got";
-		e = find_name(img, names[i]);
-		c = e ? scn_at(&f, e->addr) : NULL;
+		const struct plt_entry *e = find_name(img, names[i]);
+		const struct code_scn *c = e ? scn_at(&f, e->addr) : NULL;
 		CHECK(e, "%s: no stub for %s", path, names[i]);
 		CHECK(!e || !*want || (c && !strcmp(c->name, want)),
 		      "%s: %s not in %s", path, names[i], want);
@@ -393,14 +358,13 @@ static const struct variant variants[] = {
 
 static void test_variant(const struct variant *v)
 {
-	struct elf_image img;
-	char path[4200];
-
 	if (!build(v->out, v->src, v->flags)) {
-		fail("%s: gcc %s failed", v->out, v->flags);
+		FAIL("%s: gcc %s failed", v->out, v->flags);
 		return;
 	}
+	char path[4200];
 	tmp_path(path, sizeof(path), v->out);
+	struct elf_image img;
 	if (!scan_and_check(path, &img))
 		return;
 	CHECK(img.is_dyn == v->is_dyn, "%s: is_dyn %d", path, img.is_dyn);
@@ -417,16 +381,14 @@ static const struct plt_entry *check_irel_names(const char *path,
 						const struct elf_image *img)
 {
 	const struct plt_entry *e = NULL;
-	const struct reloc *r;
 	struct facts f;
-	char irel[64];
-	size_t i;
 
 	if (facts_open(&f, path)) {
-		for (i = 0; i < img->nplt; i++) {
-			r = reloc_at(&f, img->plt[i].got);
+		for (size_t i = 0; i < img->nplt; i++) {
+			const struct reloc *r = reloc_at(&f, img->plt[i].got);
 			if (!r || r->type != R_X86_64_IRELATIVE)
 				continue;
+			char irel[64];
 			snprintf(irel, sizeof(irel), "IREL.%#" PRIx64,
 				 r->addend);
 			CHECK(!strcmp(img->plt[i].name, irel),
@@ -441,18 +403,16 @@ static const struct plt_entry *check_irel_names(const char *path,
 /* IRELATIVE: named by the IFUNC symbol, or IREL.<resolver> stripped. */
 static void test_ifunc(const char *out, const char *flags, const char *name)
 {
-	struct elf_image img;
-	const struct plt_entry *e;
-	char path[4200];
-
 	if (!build(out, "ifunc.c", flags)) {
-		fail("%s: gcc %s failed", out, flags);
+		FAIL("%s: gcc %s failed", out, flags);
 		return;
 	}
+	char path[4200];
 	tmp_path(path, sizeof(path), out);
+	struct elf_image img;
 	if (!scan_and_check(path, &img))
 		return;
-	e = name ? find_name(&img, name) : check_irel_names(path, &img);
+	const struct plt_entry *e = name ? find_name(&img, name) : check_irel_names(path, &img);
 	CHECK(e, "%s: no IRELATIVE stub named %s", path, name ? name : "IREL");
 	CHECK(find_name(&img, "printf"), "%s: no printf", path);
 	elf_image_destroy(&img);
@@ -463,15 +423,14 @@ static void test_dso(void)
 	static const char *const names[] = {
 		"puts", "strlen", "malloc", "free", NULL,
 	};
-	struct elf_image img;
-	char path[4200];
-
 	if (!build("libfixture.so", "dso.c",
 		   "-shared -fPIC -Wl,-soname,libfixture.so.1")) {
-		fail("libfixture.so: gcc failed");
+		FAIL("libfixture.so: gcc failed");
 		return;
 	}
+	char path[4200];
 	tmp_path(path, sizeof(path), "libfixture.so");
+	struct elf_image img;
 	if (!scan_and_check(path, &img))
 		return;
 	CHECK(img.is_dyn, "%s: not ET_DYN", path);
@@ -483,16 +442,15 @@ static void test_dso(void)
 
 static void test_static(void)
 {
-	struct elf_image img;
-	char path[4200], err[256];
-	int rc;
-
 	if (!build("static", "calls.c", "-static")) {
 		fprintf(stderr, "test_elf: skip: no static libc\n");
 		return;
 	}
+	char path[4200];
 	tmp_path(path, sizeof(path), "static");
-	rc = elf_image_read(&img, path, err, sizeof(err));
+	struct elf_image img;
+	char err[256];
+	int rc = elf_image_read(&img, path, err, sizeof(err));
 	CHECK(rc == 0, "%s: rc %d (%s)", path, rc, err);
 	if (rc == 0) {
 		CHECK(img.nplt == 0, "%s: nplt %zu", path, img.nplt);
@@ -505,12 +463,11 @@ static void test_static(void)
 
 static void test_system(const char *path, size_t min, const char *name)
 {
-	struct elf_image img;
-
 	if (access(path, R_OK) != 0) {
 		fprintf(stderr, "test_elf: skip: %s missing\n", path);
 		return;
 	}
+	struct elf_image img;
 	if (!scan_and_check(path, &img))
 		return;
 	CHECK(img.nplt >= min, "%s: only %zu stubs", path, img.nplt);
@@ -564,28 +521,29 @@ static bool patched_copy(const char *src, const char *dst, size_t off,
 
 static void test_crafted(void)
 {
-	static const uint16_t aarch64 = EM_AARCH64, riscv = EM_RISCV;
-	char lazy[4200], path[4200];
-	struct elf_image img;
-	char err[256];
-	int rc;
+	static const uint16_t aarch64 = EM_AARCH64;
+	static const uint16_t riscv = EM_RISCV;
+	char lazy[4200];
+	char path[4200];
 
 	tmp_path(lazy, sizeof(lazy), "lazy");
 	tmp_path(path, sizeof(path), "aarch64");
 	if (!patched_copy(lazy, path, 18, &aarch64, 2, 0))
-		fail("%s: cannot craft", path);
+		FAIL("%s: cannot craft", path);
 	expect_error(path, -ENOEXEC, "ELF for another architecture (AArch64)");
 	tmp_path(path, sizeof(path), "riscv32");
 	if (!patched_copy(lazy, path, 18, &riscv, 2, 0) ||
 	    !patched_copy(path, path, EI_CLASS, "\x01", 1, 0))
-		fail("%s: cannot craft", path);
+		FAIL("%s: cannot craft", path);
 	expect_error(path, -ENOEXEC,
 		     "ELF for another architecture (RISC-V, 32-bit)");
 	tmp_path(path, sizeof(path), "truncated");
 	if (!patched_copy(lazy, path, 0, "\x7f", 1, 200)) {
-		fail("%s: cannot craft", path);
+		FAIL("%s: cannot craft", path);
 	} else {
-		rc = elf_image_read(&img, path, err, sizeof(err));
+		struct elf_image img;
+		char err[256];
+		int rc = elf_image_read(&img, path, err, sizeof(err));
 		CHECK(rc < 0 || img.nplt == 0, "%s: truncated file: rc %d",
 		      path, rc);
 		if (rc == 0)
@@ -686,17 +644,15 @@ static void test_decoder(void)
 
 static void set_fixtures(void)
 {
-	fixture_dir(fixtures, sizeof(fixtures), "ELF_FIXTURES", "elf-fixtures", __FILE__);
+	fixture_dir(fixtures, sizeof(fixtures), "ELF_FIXTURES", "elf-fixtures",
+		    __FILE__);
 }
 
 int main(void)
 {
-	char cmd[4200];
-	size_t i;
-
 	if (system("gcc --version >/dev/null 2>&1") != 0) {
 		fprintf(stderr, "test_elf: skip: gcc not found\n");
-		return 77;
+		return CHECK_SKIP;
 	}
 	set_fixtures();
 	if (!mkdtemp(tmpdir)) {
@@ -704,7 +660,7 @@ int main(void)
 		return 1;
 	}
 	test_decoder();
-	for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++)
+	for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++)
 		test_variant(&variants[i]);
 	test_ifunc("ifunc", "", "answer");
 	test_ifunc("ifunc_now", "-Wl,-z,now", "answer");
@@ -715,10 +671,9 @@ int main(void)
 	test_system("/usr/bin/ls", 50, "malloc");
 	test_system("/usr/bin/python3", 200, "malloc");
 	test_system("/lib/x86_64-linux-gnu/libc.so.6", 10, NULL);
+	char cmd[4200];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "test_elf: could not remove %s\n", tmpdir);
-	if (failures)
-		fprintf(stderr, "test_elf: %d check(s) failed\n", failures);
-	return failures ? 1 : 0;
+	return check_exit();
 }

@@ -14,23 +14,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "mem.h"
 
 #define PAGE 4096UL
 #define BIG (1UL << 20)
-
-static int failures;
-
-#define CHECK(cond, ...)                                                   \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			fprintf(stderr, "test_mem: %s:%d: ", __FILE__,     \
-				__LINE__);                                 \
-			fprintf(stderr, __VA_ARGS__);                      \
-			fputc('\n', stderr);                               \
-			failures++;                                        \
-		}                                                          \
-	} while (0)
 
 struct layout {
 	uint64_t edge;		/* last page before an unmapped one */
@@ -158,7 +146,7 @@ int main(void)
 	pid_t pid = start(&l);
 	if (pid < 0) {
 		fprintf(stderr, "test_mem: cannot set up the child\n");
-		return 77;
+		return CHECK_SKIP;
 	}
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
@@ -186,5 +174,5 @@ int main(void)
 	char c;
 	CHECK(memsrc_read(m, l.big, &c, 1) == 0, "read of a dead process");
 	close(memfd);
-	return failures ? 1 : 0;
+	return check_exit();
 }

@@ -4,22 +4,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "conf.h"
 #include "expr.h"
 #include "protolib.h"
 #include "type.h"
-
-static int failures;
-
-#define CHECK(cond) check((cond), #cond, __LINE__)
-
-static void check(int ok, const char *what, int line)
-{
-	if (!ok) {
-		fprintf(stderr, "test_proto.c:%d: FAIL: %s\n", line, what);
-		failures++;
-	}
-}
 
 static const char conf[] =
 	"; comment\n"
@@ -161,11 +150,9 @@ static void test_errors(void)
 	for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); i++) {
 		struct protolib *pl = protolib_new();
 		const char *out = load_capture(pl, "e.conf", errors[i].text, &n);
-		if (n != 1 || strcmp(out, errors[i].msg)) {
-			fprintf(stderr, "test_proto.c: error case %zu: got %d "
-				"[%s] want [%s]\n", i, n, out, errors[i].msg);
-			failures++;
-		}
+		CHECK(n == 1 && !strcmp(out, errors[i].msg),
+		      "error case %zu: got %d [%s] want [%s]", i, n, out,
+		      errors[i].msg);
 		CHECK(!protolib_lookup(pl, "bad"));
 		protolib_free(pl);
 	}
@@ -346,7 +333,5 @@ int main(void)
 	test_etc();
 	test_shipped();
 	pl_missing();
-	if (failures)
-		fprintf(stderr, "test_proto: %d failures\n", failures);
-	return failures ? 1 : 0;
+	return check_exit();
 }

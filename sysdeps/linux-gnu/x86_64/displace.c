@@ -37,9 +37,10 @@ struct ctx {
 	struct displaced *out;
 };
 
-/* Append N bytes; on overflow, mark the plan as too long (checked once,
- * at the end, by displace_plan). */
-static void emit(struct displaced *d, const void *p, unsigned n)
+/* Append N bytes to the slot's code D->code, as all code_* functions do;
+ * on overflow, mark the plan as too long (checked once, at the end, by
+ * displace_plan). */
+static void code_add(struct displaced *d, const void *p, unsigned n)
 {
 	if (d->code_len + n > DISPLACE_SLOT_SIZE) {
 		d->code_len = DISPLACE_SLOT_SIZE + 1;
@@ -56,18 +57,18 @@ static void put_le(uint8_t *p, uint64_t v, unsigned n)
 }
 
 /* jmp qword [rip+0]; .quad TARGET */
-static void emit_jmp_abs(struct displaced *d, uint64_t target)
+static void code_jmp_abs(struct displaced *d, uint64_t target)
 {
 	uint8_t b[JMP_ABS_LEN] = { 0xff, 0x25, 0, 0, 0, 0 };
 
 	put_le(b + 6, target, 8);
-	emit(d, b, sizeof(b));
+	code_add(d, b, sizeof(b));
 }
 
 /* mov dword [rsp+DISP8], imm32: C7 /0 with ModRM 00 000 100 (SIB, no
  * displacement) or 01 000 100 (SIB + disp8); SIB 0x24 is base=rsp,
  * no index. */
-static void emit_store_rsp32(struct displaced *d, uint8_t disp8, uint32_t v)
+static void code_store_rsp32(struct displaced *d, uint8_t disp8, uint32_t v)
 {
 	uint8_t b[8] = { 0xc7, 0x44, 0x24, disp8 };
 	unsigned n = 4;
@@ -77,15 +78,15 @@ static void emit_store_rsp32(struct displaced *d, uint8_t disp8, uint32_t v)
 		n = 3;
 	}
 	put_le(b + n, v, 4);
-	emit(d, b, n + 4);
+	code_add(d, b, n + 4);
 }
 
 /* Store the 8-byte return address RET at [rsp+DISP8] in two halves, as
  * no mov stores a 64-bit immediate to memory. */
-static void emit_store_ret(struct displaced *d, uint8_t disp8, uint64_t ret)
+static void code_store_ret(struct displaced *d, uint8_t disp8, uint64_t ret)
 {
-	emit_store_rsp32(d, disp8, (uint32_t)ret);
-	emit_store_rsp32(d, disp8 + 4, (uint32_t)(ret >> 32));
+	code_store_rsp32(d, disp8, (uint32_t)ret);
+	code_store_rsp32(d, disp8 + 4, (uint32_t)(ret >> 32));
 }
 
 static bool fits_i32(int64_t v)
@@ -126,24 +127,24 @@ static int rel_operand(const struct ctx *c)
  * disp32 so that it designates the same absolute address from the slot.
  * False when that address is out of the ±2 GiB reach of the slot, or
  * EIP-relative (67 prefix), which is not worth relocating. */
-static bool emit_relocated(struct ctx *c, const uint8_t *bytes)
+static bool code_relocated(struct ctx *c, const uint8_t *bytes)
 {
 	struct displaced *d = c->out;
-	unsigned at = d->code_len, len = c->zi.length;
-	int i = rip_operand(c);
-	ZyanU64 abs;
-	int64_t disp;
+	unsigned at = d->code_len;
+	unsigned len = c->zi.length;
 
-	emit(d, bytes, len);
+	code_add(d, bytes, len);
+	int i = rip_operand(c);
 	if (i < 0)
 		return true;
 	if (c->ops[i].mem.base != ZYDIS_REGISTER_RIP ||
 	    c->zi.raw.disp.size != 32 || d->code_len > DISPLACE_SLOT_SIZE)
 		return false;
+	ZyanU64 abs;
 	if (!ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&c->zi, &c->ops[i],
 						   c->addr, &abs)))
 		return false;
-	disp = (int64_t)(abs - (c->slot + at + len));
+	int64_t disp = (int64_t)(abs - (c->slot + at + len));
 	if (!fits_i32(disp))
 		return false;
 	put_le(d->code + at + c->zi.raw.disp.offset, (uint64_t)disp, 4);
@@ -157,10 +158,10 @@ static bool plan_copy(struct ctx *c)
 {
 	ZydisInstructionCategory cat = c->zi.meta.category;
 
-	if (!emit_relocated(c, c->bytes))
+	if (!code_relocated(c, c->bytes))
 		return false;
 	if (cat != ZYDIS_CATEGORY_RET && cat != ZYDIS_CATEGORY_UNCOND_BR)
-		emit_jmp_abs(c->out, c->addr + c->zi.length);
+		code_jmp_abs(c->out, c->addr + c->zi.length);
 	return true;
 }
 
@@ -174,9 +175,9 @@ static bool plan_call_rel(struct ctx *c, uint64_t target)
 	static const uint8_t lea[] = { 0x48, 0x8d, 0x64, 0x24, 0xf8 };
 	struct displaced *d = c->out;
 
-	emit(d, lea, sizeof(lea));
-	emit_store_ret(d, 0, c->addr + c->zi.length);
-	emit_jmp_abs(d, target);
+	code_add(d, lea, sizeof(lea));
+	code_store_ret(d, 0, c->addr + c->zi.length);
+	code_jmp_abs(d, target);
 	return true;
 }
 
@@ -204,9 +205,9 @@ static bool plan_cond(struct ctx *c, uint64_t target)
 		return false;
 	}
 	head[n++] = JMP_ABS_LEN;
-	emit(c->out, head, n);
-	emit_jmp_abs(c->out, c->addr + c->zi.length);
-	emit_jmp_abs(c->out, target);
+	code_add(c->out, head, n);
+	code_jmp_abs(c->out, c->addr + c->zi.length);
+	code_jmp_abs(c->out, target);
 	return true;
 }
 
@@ -260,20 +261,20 @@ static bool plan_call_ind(struct ctx *c)
 	static const uint8_t tail[] = { 0x48, 0x8d, 0x64, 0x24, 0x08,
 					0xff, 0x64, 0x24, 0xf8 };
 	unsigned m = c->zi.raw.modrm.offset;
-	uint8_t push[ZYDIS_MAX_INSTRUCTION_LENGTH];
 
 	if (c->zi.meta.branch_type != ZYDIS_BRANCH_TYPE_NEAR ||
 	    (c->zi.attributes & ZYDIS_ATTRIB_HAS_OPERANDSIZE) ||
 	    c->zi.encoding != ZYDIS_INSTRUCTION_ENCODING_LEGACY ||
 	    m < 1 || c->bytes[m - 1] != 0xff || c->zi.raw.modrm.reg != 2)
 		return false;
+	uint8_t push[ZYDIS_MAX_INSTRUCTION_LENGTH];
 	memcpy(push, c->bytes, c->zi.length);
 	push[m] = (uint8_t)((push[m] & ~0x38) | (6 << 3));
-	if (!emit_relocated(c, push))
+	if (!code_relocated(c, push))
 		return false;
-	emit(c->out, push_top, sizeof(push_top));
-	emit_store_ret(c->out, 8, c->addr + c->zi.length);
-	emit(c->out, tail, sizeof(tail));
+	code_add(c->out, push_top, sizeof(push_top));
+	code_store_ret(c->out, 8, c->addr + c->zi.length);
+	code_add(c->out, tail, sizeof(tail));
 	return true;
 }
 
@@ -308,22 +309,26 @@ static bool decode(struct ctx *c, const uint8_t *insn, size_t len)
 						   &c->zi, c->ops));
 }
 
+/* The last resort: single-step the instruction in place. */
+static void plan_step(struct displaced *out, unsigned insn_len)
+{
+	memset(out, 0, sizeof(*out));
+	out->kind = DISPLACE_STEP;
+	out->insn_len = insn_len;
+}
+
 int displace_plan(const uint8_t *insn, size_t len, uint64_t addr,
 		  uint64_t slot, struct displaced *out)
 {
 	struct ctx c = { .bytes = insn, .addr = addr, .slot = slot,
 			 .out = out };
 
-	memset(out, 0, sizeof(*out));
-	out->kind = DISPLACE_STEP;
+	plan_step(out, 0);
 	if (insn == NULL || len == 0 || !decode(&c, insn, len))
 		return -EINVAL;
 	out->insn_len = c.zi.length;
 	out->kind = DISPLACE_COPY;
-	if (!plan_dispatch(&c) || out->code_len > DISPLACE_SLOT_SIZE) {
-		memset(out, 0, sizeof(*out));
-		out->kind = DISPLACE_STEP;
-		out->insn_len = c.zi.length;
-	}
+	if (!plan_dispatch(&c) || out->code_len > DISPLACE_SLOT_SIZE)
+		plan_step(out, c.zi.length);
 	return 0;
 }

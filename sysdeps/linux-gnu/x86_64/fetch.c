@@ -61,26 +61,36 @@ static bool merge(enum cls *c, enum cls n)
 	return true;
 }
 
+static bool classify_into(const struct type *t, size_t off, enum cls cl[2]);
+
+static bool classify_fields(const struct type *t, size_t off, enum cls cl[2])
+{
+	for (size_t i = 0; i < t->nfields; i++)
+		if (!classify_into(t->fields[i], off + type_offsetof(t, i), cl))
+			return false;
+	return true;
+}
+
+static bool classify_elts(const struct type *t, size_t off, enum cls cl[2])
+{
+	size_t esz = type_sizeof(t->elt);
+	size_t n = esz ? type_sizeof(t) / esz : 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!classify_into(t->elt, off + i * esz, cl))
+			return false;
+	return true;
+}
+
 /* Classify the scalars of T at OFF into the eightbytes CL[2]; false if
  * some scalar is misaligned (which makes the aggregate MEMORY). */
 static bool classify_into(const struct type *t, size_t off, enum cls cl[2])
 {
-	size_t i, n, esz;
-
 	switch (t->kind) {
 	case TYPE_STRUCT:
-		for (i = 0; i < t->nfields; i++)
-			if (!classify_into(t->fields[i],
-					   off + type_offsetof(t, i), cl))
-				return false;
-		return true;
+		return classify_fields(t, off, cl);
 	case TYPE_ARRAY:
-		esz = type_sizeof(t->elt);
-		n = esz ? type_sizeof(t) / esz : 0;
-		for (i = 0; i < n; i++)
-			if (!classify_into(t->elt, off + i * esz, cl))
-				return false;
-		return true;
+		return classify_elts(t, off, cl);
 	case TYPE_VOID:
 		return true;
 	case TYPE_LDOUBLE:
@@ -115,20 +125,17 @@ static size_t classify(const struct type *t, enum cls cl[2])
 
 size_t fetch_bufsize(const struct type *t)
 {
-	size_t n = type_sizeof(t);
-
 	if (t->kind == TYPE_ARRAY)
 		return 16;
+	size_t n = type_sizeof(t);
 	return n < 16 ? 16 : (n + 7) / 8 * 8;
 }
 
 static void snapshot_fp(struct fetch_ctx *f, struct callsite *cs)
 {
-	const void *fp;
-
 	if (f->have_fp || !cs->at_entry || !cs->fpregs)
 		return;
-	fp = cs->fpregs(cs);
+	const void *fp = cs->fpregs(cs);
 	if (!fp)
 		return;
 	memcpy(&f->fp, fp, sizeof(f->fp));
@@ -139,10 +146,10 @@ struct fetch_ctx *fetch_begin(struct callsite *cs, const struct type *ret,
 			      bool want_fp)
 {
 	struct fetch_ctx *f = xcalloc(1, sizeof(*f));
-	enum cls cl[2];
 
 	memcpy(&f->regs, cs->regs, sizeof(f->regs));
 	f->stack = f->regs.rsp + 8;
+	enum cls cl[2];
 	if (ret && ret->kind == TYPE_STRUCT && !classify(ret, cl))
 		f->ngp = 1;	/* hidden pointer to the return buffer */
 	if (want_fp)
@@ -169,12 +176,10 @@ static int from_stack(struct fetch_ctx *f, struct callsite *cs, size_t size,
 		      size_t align, void *buf)
 {
 	size_t slots = (size + 7) / 8;
-	size_t got;
 
 	if (align > 8)
 		f->stack = (f->stack + 15) & ~(uint64_t)15;
-	got = memsrc_read(cs->mem, f->stack, buf, slots * 8);
-
+	size_t got = memsrc_read(cs->mem, f->stack, buf, slots * 8);
 	f->stack += slots * 8;
 	return got == slots * 8 ? 0 : -1;
 }
@@ -182,10 +187,10 @@ static int from_stack(struct fetch_ctx *f, struct callsite *cs, size_t size,
 /* Registers for N eightbytes of classes CL, all or nothing. */
 static bool regs_fit(const struct fetch_ctx *f, const enum cls *cl, size_t n)
 {
-	unsigned gp = 0, sse = 0;
-	size_t i;
+	unsigned gp = 0;
+	unsigned sse = 0;
 
-	for (i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		gp += cl[i] != CLS_SSE;
 		sse += cl[i] == CLS_SSE;
 	}
@@ -196,15 +201,16 @@ int fetch_arg(struct fetch_ctx *f, struct callsite *cs, const struct type *t,
 	      void *buf)
 {
 	enum cls cl[2];
-	size_t n = classify(t, cl), i;
-	uint64_t w;
-	int ret = 0;
+	size_t n = classify(t, cl);
 
 	memset(buf, 0, fetch_bufsize(t));
 	if (!n || !regs_fit(f, cl, n))
 		return from_stack(f, cs, n ? n * 8 : type_sizeof(t),
 				  type_alignof(t), buf);
-	for (i = 0; i < n; i++) {
+	int ret = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t w;
+
 		if (cl[i] == CLS_SSE) {
 			snapshot_fp(f, cs);
 			ret = f->have_fp ? ret : -1;
@@ -218,30 +224,39 @@ int fetch_arg(struct fetch_ctx *f, struct callsite *cs, const struct type *t,
 	return ret;
 }
 
+/* A long double is returned in st(0): the first 16 bytes of st_space,
+ * of which the number takes 10. */
+static int retval_x87(struct callsite *cs, void *buf)
+{
+	const struct user_fpregs_struct *fp = cs->fpregs ? cs->fpregs(cs)
+							 : NULL;
+	if (!fp)
+		return -1;
+	memcpy(buf, fp->st_space, 10);
+	return 0;
+}
+
 int fetch_retval(struct fetch_ctx *f, struct callsite *cs,
 		 const struct type *t, void *buf)
 {
 	const struct user_regs_struct *r = cs->regs;
-	const struct user_fpregs_struct *fp = NULL;
-	uint64_t gp[2] = { r->rax, r->rdx }, w;
-	unsigned ngp = 0, nsse = 0;
 	enum cls cl[2];
-	size_t n = classify(t, cl), i;
+	size_t n = classify(t, cl);
 
 	(void)f;
 	memset(buf, 0, fetch_bufsize(t));
-	if (t->kind == TYPE_LDOUBLE) {
-		/* returned in st(0): the first 16 bytes of st_space */
-		fp = cs->fpregs ? cs->fpregs(cs) : NULL;
-		if (!fp)
-			return -1;
-		memcpy(buf, fp->st_space, 10);
-		return 0;
-	}
-	if (!n)
+	if (t->kind == TYPE_LDOUBLE)
+		return retval_x87(cs, buf);
+	if (!n)		/* MEMORY: rax holds the buffer's address */
 		return memsrc_read(cs->mem, r->rax, buf, type_sizeof(t)) ==
 		       type_sizeof(t) ? 0 : -1;
-	for (i = 0; i < n; i++) {
+	uint64_t gp[2] = { r->rax, r->rdx };
+	unsigned ngp = 0;
+	unsigned nsse = 0;
+	const struct user_fpregs_struct *fp = NULL;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t w;
+
 		if (cl[i] == CLS_SSE) {
 			if (!fp && cs->fpregs)
 				fp = cs->fpregs(cs);

@@ -48,18 +48,17 @@ static bool got_jump(const ZydisDecoder *dec, const ZydisDecoderContext *ctx,
 		     const ZydisDecodedInstruction *insn, uint64_t addr,
 		     uint64_t *got)
 {
-	ZydisDecodedOperand op[ZYDIS_MAX_OPERAND_COUNT];
-	ZyanU64 abs;
-
 	if (insn->mnemonic != ZYDIS_MNEMONIC_JMP ||
 	    insn->operand_count_visible != 1)
 		return false;
+	ZydisDecodedOperand op[ZYDIS_MAX_OPERAND_COUNT];
 	if (ZYAN_FAILED(ZydisDecoderDecodeOperands(dec, ctx, insn, op, 1)))
 		return false;
 	if (op[0].type != ZYDIS_OPERAND_TYPE_MEMORY ||
 	    op[0].mem.base != ZYDIS_REGISTER_RIP ||
 	    op[0].mem.index != ZYDIS_REGISTER_NONE)
 		return false;
+	ZyanU64 abs;
 	if (ZYAN_FAILED(ZydisCalcAbsoluteAddress(insn, &op[0], addr, &abs)))
 		return false;
 	*got = abs;
@@ -107,15 +106,15 @@ static void step(struct stub_state *st, const ZydisDecoder *dec,
 void plt_arch_scan(const uint8_t *code, size_t size, uint64_t addr,
 		   plt_stub_fn *fn, void *ctx)
 {
-	struct stub_state st = { 0, false, false };
-	ZydisDecoderContext zctx;
-	ZydisDecodedInstruction insn;
 	ZydisDecoder dec;
-	size_t off = 0;
-
 	ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64,
 			 ZYDIS_STACK_WIDTH_64);
+	struct stub_state st = { 0, false, false };
+	size_t off = 0;
 	while (off < size) {
+		ZydisDecoderContext zctx;
+		ZydisDecodedInstruction insn;
+
 		if (ZYAN_FAILED(ZydisDecoderDecodeInstruction(&dec, &zctx,
 				code + off, size - off, &insn))) {
 			st.open = false;	/* garbage: resync */

@@ -1,15 +1,17 @@
-/* Unit test of call formatting: lenses and the x86_64 argument fetch over
- * a fake memory source and fake register blocks. */
+/* Unit test of the text of a call (ltrace/calltext.c): lenses and the
+ * x86_64 argument fetch over a fake memory source and fake register
+ * blocks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/user.h>
 
-#include "calltext.h"
 #include "callsite.h"
+#include "calltext.h"
+#include "check.h"
+#include "conf.h"
 #include "lens.h"
 #include "memsrc.h"
-#include "conf.h"
 #include "protolib.h"
 #include "strbuf.h"
 
@@ -17,7 +19,6 @@
 #define MEMSZ 8192
 #define STACK (BASE + 6144)	/* rsp at entry */
 
-static int failures;
 static unsigned char mem[MEMSZ];
 static size_t brk_off;		/* bump allocator in mem[0..6144) */
 
@@ -87,7 +88,7 @@ static struct lens_limits opts = { 32, 4 };
 static struct calltext *pending;
 static struct callsite cs = { &fake_mem, &regs, get_fp, true };
 
-/* Format the entry of NAME (NULL prototype when not in the library). */
+/* Show the entry of NAME (NULL prototype when not in the library). */
 static void entry(const char *name, const char *want, int line)
 {
 	struct strbuf sb;
@@ -95,46 +96,27 @@ static void entry(const char *name, const char *want, int line)
 	strbuf_init(&sb);
 	cs.at_entry = true;
 	pending = calltext_entry(&opts, protolib_lookup(pl, name), &cs, &sb);
-	if (strcmp(sb.s ? sb.s : "", want)) {
-		fprintf(stderr, "test_fmt.c:%d: entry: got [%s] want [%s]\n",
-			line, sb.s ? sb.s : "", want);
-		failures++;
-	}
+	check_str(__FILE__, line, name, sb.s, want);
 	strbuf_destroy(&sb);
 }
 
 static void ret(const char *want_more, const char *want_ret, int line)
 {
-	struct strbuf more, r;
+	struct strbuf more;
+	struct strbuf r;
 
 	strbuf_init(&more);
 	strbuf_init(&r);
 	cs.at_entry = false;
 	calltext_return(pending, &cs, &more, &r);
 	pending = NULL;
-	if (strcmp(more.s ? more.s : "", want_more) ||
-	    strcmp(r.s ? r.s : "", want_ret)) {
-		fprintf(stderr, "test_fmt.c:%d: return: got [%s] = [%s] "
-			"want [%s] = [%s]\n", line, more.s ? more.s : "",
-			r.s ? r.s : "", want_more, want_ret);
-		failures++;
-	}
+	check_str(__FILE__, line, "arguments at return", more.s, want_more);
+	check_str(__FILE__, line, "return value", r.s, want_ret);
 	strbuf_destroy(&more);
 	strbuf_destroy(&r);
 }
 
 #define ENTRY(n, w) entry((n), (w), __LINE__)
-#define CHECK_LEN(len, budget) check_len((len), (budget), __LINE__)
-
-/* Output cut at the budget: past it by at most one value's text. */
-static void check_len(size_t len, size_t budget, int line)
-{
-	if (len < budget / 2 || len > budget + 4096) {
-		fprintf(stderr, "test_fmt.c:%d: output length %zu, budget %zu\n",
-			line, len, budget);
-		failures++;
-	}
-}
 #define RET(m, r) ret((m), (r), __LINE__)
 
 static const char conf[] =
@@ -199,7 +181,8 @@ static void test_strings(void)
 	opts.strlen = 5;
 	ENTRY("f_str", "\"abcd\"");
 	calltext_free(pending);
-	regs.rdi = put_str("abcde");	/* complete: no "..." (ltrace has one) */
+	/* complete: no "..." (ltrace has one) */
+	regs.rdi = put_str("abcde");
 	ENTRY("f_str", "\"abcde\"");
 	calltext_free(pending);
 	regs.rdi = put_str("abcdef");
@@ -246,10 +229,9 @@ static void test_chars(void)
 		{ 'A', "'A'" }, { '\n', "'\\n'" }, { -1, "'\\377'" },
 		{ 0, "'\\0'" }, { 200, "'\\310'" }, { '\'', "'''" },
 	};
-	size_t i;
 
 	reset();
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		regs.rdi = (uint64_t)t[i].v;
 		ENTRY("f_chr", t[i].s);
 		calltext_free(pending);
@@ -295,12 +277,10 @@ static void test_arrays_structs(void)
 static void test_deep_list(void)
 {
 	struct { int v; uint64_t next; } n[10];
-	uint64_t base;
-	int i;
 
 	reset();
-	base = BASE + brk_off;
-	for (i = 0; i < 10; i++) {
+	uint64_t base = BASE + brk_off;
+	for (int i = 0; i < 10; i++) {
 		n[i].v = i;
 		n[i].next = i < 9 ? base + 16 * (i + 1) : 0;
 	}
@@ -360,10 +340,9 @@ static void test_lenses(void)
 		{ 0x2c, "<2-3,5>" }, { ~1ULL, "~<0>" }, { 0, "<>" },
 		{ ~0ULL, "~<>" }, { 1ULL << 63, "<63>" },
 	};
-	size_t i;
 
 	reset();
-	for (i = 0; i < sizeof(bv) / sizeof(bv[0]); i++) {
+	for (size_t i = 0; i < sizeof(bv) / sizeof(bv[0]); i++) {
 		regs.rdi = bv[i].v;
 		ENTRY("bv", bv[i].s);
 		calltext_free(pending);
@@ -447,10 +426,8 @@ static void test_arrays_of_strings(void)
  * values, reading the memory as it is at the return. */
 static void test_out_params(void)
 {
-	uint64_t buf;
-
 	reset();
-	buf = put("\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+	uint64_t buf = put("\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
 	regs.rdi = 3; regs.rsi = buf; regs.rdx = 16;
 	ENTRY("read", "3");
 	memcpy(mem + (buf - BASE), "filled-data", 11);
@@ -538,6 +515,12 @@ static void test_wide(void)
 	      "\"\\x{d800}\\x{110000}\\x{85}\"");
 	calltext_free(pending);
 	opts.strlen = 32;
+	/* UTF-8 of three and four bytes */
+	uint32_t far[] = { 0x20ac, 0xffff, 0x10000, 0x1f600, 0 };
+	regs.rdi = put(far, sizeof(far));
+	ENTRY("g_wide", "\"\u20ac\uffff\U00010000\U0001f600\", \"a\u00e9c\", "
+	      "\"\\x{d800}\\x{110000}\\x{85}\"");
+	calltext_free(pending);
 	/* a wide format and its arguments */
 	{
 		uint32_t f[] = { 0x427, ' ', '%', 'l', 's', ' ', '%', 'd', 0 };
@@ -556,7 +539,6 @@ static void test_wide(void)
 static void test_format_more(void)
 {
 	long double ld = 2.5L;
-	int i;
 
 	reset();
 	opts.strlen = 64;
@@ -579,14 +561,12 @@ static void test_format_more(void)
 	regs.rsp = STACK;
 	/* ten doubles: eight in xmm0-7, then the stack */
 	regs.rdi = put_str("%f %f %f %f %f %f %f %f %f %f %d");
-	for (i = 0; i < 8; i++)
+	for (int i = 0; i < 8; i++)
 		set_xmm(i, i + 0.5);
-	{
-		double d8 = 8.5, d9 = 9.5;
-
-		memcpy(mem + (STACK - BASE) + 8, &d8, 8);
-		memcpy(mem + (STACK - BASE) + 16, &d9, 8);
-	}
+	double d8 = 8.5;
+	double d9 = 9.5;
+	memcpy(mem + (STACK - BASE) + 8, &d8, 8);
+	memcpy(mem + (STACK - BASE) + 16, &d9, 8);
 	regs.rsi = 77;
 	ENTRY("printf", "\"%f %f %f %f %f %f %f %f %f %f %d\", 0.500000, "
 	      "1.500000, 2.500000, 3.500000, 4.500000, 5.500000, 6.500000, "
@@ -614,7 +594,8 @@ static void test_format_more(void)
 
 static void test_ldouble(void)
 {
-	long double a = 1.25L, b = -3.0L;
+	long double a = 1.25L;
+	long double b = -3.0L;
 	unsigned char st[16] = { 0 };
 
 	reset();
@@ -671,7 +652,8 @@ static void test_dynamic_structs(void)
 		iov[2] = put_str("er\nbody");
 		iov[3] = 7;
 		regs.rdi = 3; regs.rsi = put(iov, sizeof(iov)); regs.rdx = 2;
-		ENTRY("g_iov", "3, [ { \"head\", 4 }, { \"er\\nbody\", 7 } ], 2");
+		ENTRY("g_iov",
+		      "3, [ { \"head\", 4 }, { \"er\\nbody\", 7 } ], 2");
 		calltext_free(pending);
 	}
 	/* an inline zero-terminated string, then an int right after it */
@@ -697,8 +679,6 @@ static void test_bounds(void)
 {
 	int a[5] = { 1, 2, 3, 4, 5 };
 	struct { int v; int pad; uint64_t l, r; } t[3];
-	uint64_t base;
-	int i;
 
 	reset();
 	regs.rdi = put(a, sizeof(a));
@@ -710,7 +690,7 @@ static void test_bounds(void)
 	calltext_free(pending);
 	/* a tree whose children point back up: every pointer back to a
 	 * node being printed is a recurse */
-	base = BASE + brk_off;
+	uint64_t base = BASE + brk_off;
 	t[0] = (typeof(t[0])){ 1, 0, base + 24, base + 48 };
 	t[1] = (typeof(t[0])){ 2, 0, base, base + 24 };
 	t[2] = (typeof(t[0])){ 3, 0, base + 48, 0 };
@@ -727,15 +707,20 @@ static void test_bounds(void)
 		/* every word points at BASE + 8: struct(int, ptr) elements,
 		 * each pointer leading to 16x16 longs, 64 of them, thrice */
 		reset();
-		for (i = 0; i < 4096; i += 8)
+		for (int i = 0; i < 4096; i += 8)
 			memcpy(mem + i, &b, 8);
 		opts.arraylen = 64;
 		regs.rdi = regs.rsi = regs.rdx = BASE;
 		strbuf_init(&sb);
 		cs.at_entry = true;
-		pending = calltext_entry(&opts, protolib_lookup(pl, "g_wideout"),
-					&cs, &sb);
-		CHECK_LEN(sb.len, lens_budget(&opts));
+		pending = calltext_entry(&opts,
+					 protolib_lookup(pl, "g_wideout"),
+					 &cs, &sb);
+		/* past the budget by at most one value's text */
+		CHECK(sb.len >= lens_budget(&opts) / 2 &&
+		      sb.len <= lens_budget(&opts) + 4096,
+		      "output length %zu, budget %zu", sb.len,
+		      lens_budget(&opts));
 		strbuf_destroy(&sb);
 		calltext_free(pending);
 		opts = saved;
@@ -772,7 +757,7 @@ int main(void)
 {
 	pl = protolib_new();
 	if (conf_load_string(pl, "test.conf", conf)) {
-		fprintf(stderr, "test_fmt: config errors\n");
+		fprintf(stderr, "test_calltext: config errors\n");
 		return 1;
 	}
 	test_strings();
@@ -794,7 +779,5 @@ int main(void)
 	test_bounds();
 	test_more_lenses();
 	protolib_free(pl);
-	if (failures)
-		fprintf(stderr, "test_fmt: %d failures\n", failures);
-	return failures ? 1 : 0;
+	return check_exit();
 }
