@@ -59,9 +59,9 @@ static int fail(char *errbuf, size_t errlen, int err, const char *fmt, ...)
 
 static int fail(char *errbuf, size_t errlen, int err, const char *fmt, ...)
 {
-	va_list ap;
-
 	if (errbuf && errlen) {
+		va_list ap;
+
 		va_start(ap, fmt);
 		vsnprintf(errbuf, errlen, fmt, ap);
 		va_end(ap);
@@ -96,32 +96,36 @@ static const char *machine_name(unsigned int machine)
 	}
 }
 
+/* 0 if FD is a regular file starting with the ELF magic, else a
+ * negative errno with the reason in ERRBUF. */
+static int check_file(int fd, char *errbuf, size_t errlen)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return fail(errbuf, errlen, errno, "%s", strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return fail(errbuf, errlen, EISDIR, "%s", strerror(EISDIR));
+	unsigned char magic[SELFMAG];
+	if (!S_ISREG(st.st_mode) || pread(fd, magic, SELFMAG, 0) != SELFMAG ||
+	    memcmp(magic, ELFMAG, SELFMAG) != 0)
+		return fail(errbuf, errlen, ENOEXEC, "not an ELF file");
+	return 0;
+}
+
 /* Open PATH for reading; it must be a regular file starting with the
  * ELF magic.  Returns the fd or a negative errno.  O_NONBLOCK: a FIFO
  * must not hang the tracer (no effect on a regular file). */
 static int open_file(const char *path, char *errbuf, size_t errlen)
 {
-	unsigned char magic[SELFMAG];
-	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	int err;
 
 	if (fd < 0)
 		return fail(errbuf, errlen, errno, "%s", strerror(errno));
-	if (fstat(fd, &st) < 0) {
-		err = errno;
-		close(fd);
-		return fail(errbuf, errlen, err, "%s", strerror(err));
-	}
-	err = S_ISDIR(st.st_mode) ? EISDIR : S_ISREG(st.st_mode) ? 0 : ENOEXEC;
-	if (err == 0 && (pread(fd, magic, SELFMAG, 0) != SELFMAG ||
-			 memcmp(magic, ELFMAG, SELFMAG) != 0))
-		err = ENOEXEC;
+	int err = check_file(fd, errbuf, errlen);
 	if (err) {
 		close(fd);
-		if (err == EISDIR)
-			return fail(errbuf, errlen, err, "%s", strerror(err));
-		return fail(errbuf, errlen, err, "not an ELF file");
+		return err;
 	}
 	return fd;
 }
@@ -131,13 +135,13 @@ static int check_header(Elf *elf, struct elf_image *img, char *errbuf,
 			size_t errlen)
 {
 	GElf_Ehdr eh;
-	int cls = gelf_getclass(elf);
-	const char *name;
 
 	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
 		return fail(errbuf, errlen, ENOEXEC, "not an ELF file");
+	int cls = gelf_getclass(elf);
 	if (eh.e_machine != plt_arch_machine || cls != plt_arch_class) {
-		name = machine_name(eh.e_machine);
+		const char *name = machine_name(eh.e_machine);
+
 		if (name)
 			return fail(errbuf, errlen, ENOEXEC,
 				    "ELF for another architecture (%s%s)",
@@ -154,11 +158,15 @@ static int check_header(Elf *elf, struct elf_image *img, char *errbuf,
 	return 0;
 }
 
-static bool is_stub_section(const char *name)
+/* Is SH a section of call stubs: executable, and named in
+ * plt_arch_sections? */
+static bool is_stub_section(const struct scan *sc, const GElf_Shdr *sh)
 {
-	const char *const *p;
+	const char *name = elf_strptr(sc->elf, sc->shstrndx, sh->sh_name);
 
-	for (p = plt_arch_sections; *p; p++)
+	if (!(sh->sh_flags & SHF_EXECINSTR) || !name)
+		return false;
+	for (const char *const *p = plt_arch_sections; *p; p++)
 		if (strcmp(*p, name) == 0)
 			return true;
 	return false;
@@ -173,8 +181,6 @@ static void push_scn(Elf_Scn ***arr, size_t *n, Elf_Scn *scn)
 /* Classify one section header. */
 static void note_section(struct scan *sc, Elf_Scn *scn, const GElf_Shdr *sh)
 {
-	const char *name;
-
 	switch (sh->sh_type) {
 	case SHT_DYNSYM:
 		sc->dynsym = scn;
@@ -189,9 +195,7 @@ static void note_section(struct scan *sc, Elf_Scn *scn, const GElf_Shdr *sh)
 		push_scn(&sc->rela, &sc->nrela, scn);
 		break;
 	case SHT_PROGBITS:
-		name = elf_strptr(sc->elf, sc->shstrndx, sh->sh_name);
-		if ((sh->sh_flags & SHF_EXECINSTR) && name &&
-		    is_stub_section(name))
+		if (is_stub_section(sc, sh))
 			push_scn(&sc->code, &sc->ncode, scn);
 		break;
 	}
@@ -199,11 +203,10 @@ static void note_section(struct scan *sc, Elf_Scn *scn, const GElf_Shdr *sh)
 
 static void find_sections(struct scan *sc)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-
 	if (elf_getshdrstrndx(sc->elf, &sc->shstrndx) < 0)
 		sc->shstrndx = 0;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
 	while ((scn = elf_nextscn(sc->elf, scn)) != NULL)
 		if (gelf_getshdr(scn, &sh))
 			note_section(sc, scn, &sh);
@@ -211,22 +214,21 @@ static void find_sections(struct scan *sc)
 
 static void read_soname(struct scan *sc, struct elf_image *img)
 {
-	Elf_Data *data;
 	GElf_Shdr sh;
-	GElf_Dyn dyn;
-	const char *s;
-	size_t i, n;
 
-	if (!sc->dynamic || !gelf_getshdr(sc->dynamic, &sh) ||
-	    !(data = elf_getdata(sc->dynamic, NULL)))
+	if (!sc->dynamic || !gelf_getshdr(sc->dynamic, &sh))
 		return;
-	n = data->d_size / gelf_fsize(sc->elf, ELF_T_DYN, 1, EV_CURRENT);
-	for (i = 0; i < n && gelf_getdyn(data, i, &dyn); i++) {
+	Elf_Data *data = elf_getdata(sc->dynamic, NULL);
+	if (!data)
+		return;
+	size_t n = data->d_size / gelf_fsize(sc->elf, ELF_T_DYN, 1, EV_CURRENT);
+	GElf_Dyn dyn;
+	for (size_t i = 0; i < n && gelf_getdyn(data, i, &dyn); i++) {
 		if (dyn.d_tag == DT_NULL)
 			break;
 		if (dyn.d_tag != DT_SONAME)
 			continue;
-		s = elf_strptr(sc->elf, sh.sh_link, dyn.d_un.d_val);
+		const char *s = elf_strptr(sc->elf, sh.sh_link, dyn.d_un.d_val);
 		if (s)
 			img->soname = xstrdup(s);
 		return;
@@ -238,11 +240,10 @@ static const char *dynsym_name(struct scan *sc, Elf_Data *syms,
 			       size_t strndx, size_t ndx)
 {
 	GElf_Sym sym;
-	const char *s;
 
 	if (ndx == 0 || !gelf_getsym(syms, ndx, &sym))
 		return NULL;
-	s = elf_strptr(sc->elf, strndx, sym.st_name);
+	const char *s = elf_strptr(sc->elf, strndx, sym.st_name);
 	return s && *s ? s : NULL;
 }
 
@@ -260,17 +261,15 @@ static void load_rela(struct scan *sc, Elf_Scn *scn, size_t *cap,
 		      Elf_Data *syms, size_t strndx)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
-	struct slot s;
-	GElf_Rela r;
-	size_t i, n;
 
 	if (!data)
 		return;
-	n = data->d_size / gelf_fsize(sc->elf, ELF_T_RELA, 1, EV_CURRENT);
-	for (i = 0; i < n && gelf_getrela(data, i, &r); i++) {
-		s.got = r.r_offset;
-		s.addend = r.r_addend;
-		s.name = NULL;
+	size_t n =
+		data->d_size / gelf_fsize(sc->elf, ELF_T_RELA, 1, EV_CURRENT);
+	GElf_Rela r;
+	for (size_t i = 0; i < n && gelf_getrela(data, i, &r); i++) {
+		struct slot s = { .got = r.r_offset, .addend = r.r_addend };
+
 		switch (plt_arch_reloc_kind(GELF_R_TYPE(r.r_info))) {
 		case PLT_RELOC_SYMBOL:
 			s.name = dynsym_name(sc, syms, strndx,
@@ -289,7 +288,8 @@ static void load_rela(struct scan *sc, Elf_Scn *scn, size_t *cap,
 
 static int cmp_slot(const void *a, const void *b)
 {
-	const struct slot *x = a, *y = b;
+	const struct slot *x = a;
+	const struct slot *y = b;
 
 	return x->got < y->got ? -1 : x->got > y->got;
 }
@@ -298,13 +298,14 @@ static int cmp_slot(const void *a, const void *b)
  * (.rela.plt, .rela.dyn, whatever their names), sorted by address. */
 static void load_slots(struct scan *sc)
 {
-	size_t i, cap = 0, symndx = elf_ndxscn(sc->dynsym);
 	Elf_Data *syms = elf_getdata(sc->dynsym, NULL);
 	GElf_Shdr sh;
 
 	if (!syms || !gelf_getshdr(sc->dynsym, &sh))
 		return;
-	for (i = 0; i < sc->nrela; i++) {
+	size_t symndx = elf_ndxscn(sc->dynsym);
+	size_t cap = 0;
+	for (size_t i = 0; i < sc->nrela; i++) {
 		GElf_Shdr rsh;
 
 		if (gelf_getshdr(sc->rela[i], &rsh) && rsh.sh_link == symndx)
@@ -315,7 +316,8 @@ static void load_slots(struct scan *sc)
 
 static int cmp_addr_sym(const void *a, const void *b)
 {
-	const struct addr_sym *x = a, *y = b;
+	const struct addr_sym *x = a;
+	const struct addr_sym *y = b;
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
@@ -350,16 +352,17 @@ static int sym_rank(const GElf_Sym *sym)
 /* Append the named, defined symbols of SCN to the address index. */
 static void add_syms(struct scan *sc, Elf_Scn *scn)
 {
-	Elf_Data *data;
 	GElf_Shdr sh;
-	GElf_Sym sym;
-	size_t i, n;
 
-	if (!scn || !gelf_getshdr(scn, &sh) || !(data = elf_getdata(scn, NULL)))
+	if (!scn || !gelf_getshdr(scn, &sh))
 		return;
-	n = data->d_size / gelf_fsize(sc->elf, ELF_T_SYM, 1, EV_CURRENT);
+	Elf_Data *data = elf_getdata(scn, NULL);
+	if (!data)
+		return;
+	size_t n = data->d_size / gelf_fsize(sc->elf, ELF_T_SYM, 1, EV_CURRENT);
 	sc->syms = xreallocarray(sc->syms, sc->nsyms + n, sizeof(*sc->syms));
-	for (i = 1; i < n && gelf_getsym(data, i, &sym); i++) {
+	GElf_Sym sym;
+	for (size_t i = 1; i < n && gelf_getsym(data, i, &sym); i++) {
 		struct addr_sym *a = &sc->syms[sc->nsyms];
 
 		a->rank = sym_rank(&sym);
@@ -383,11 +386,10 @@ static void load_syms(struct scan *sc)
 /* The best-ranked symbol at ADDR, or NULL. */
 static const char *sym_at(struct scan *sc, uint64_t addr)
 {
-	size_t lo = 0, hi;
-
 	if (!sc->syms_loaded)
 		load_syms(sc);
-	hi = sc->nsyms;
+	size_t lo = 0;
+	size_t hi = sc->nsyms;
 	while (lo < hi) {		/* lower bound: first addr >= ADDR */
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -405,11 +407,12 @@ static const char *sym_at(struct scan *sc, uint64_t addr)
 static char *slot_name(struct scan *sc, const struct slot *s)
 {
 	const char *name = s->name;
-	char buf[32];
 
 	if (!name)
 		name = sym_at(sc, s->addend);
 	if (!name) {
+		char buf[32];
+
 		snprintf(buf, sizeof(buf), "IREL.%#" PRIx64, s->addend);
 		return xstrdup(buf);
 	}
@@ -421,17 +424,16 @@ static void on_stub(void *ctx, uint64_t stub, uint64_t got)
 {
 	struct scan *sc = ctx;
 	struct slot key = { .got = got };
-	const struct slot *s;
-	struct plt_entry *e;
+	const struct slot *s = bsearch(&key, sc->slots, sc->nslots,
+				       sizeof(*sc->slots), cmp_slot);
 
-	s = bsearch(&key, sc->slots, sc->nslots, sizeof(*s), cmp_slot);
 	if (!s)
 		return;		/* PLT0 or a slot we know nothing of */
 	if (sc->nout == sc->capout) {
 		sc->capout = sc->capout ? sc->capout * 2 : 64;
 		sc->out = xreallocarray(sc->out, sc->capout, sizeof(*sc->out));
 	}
-	e = &sc->out[sc->nout++];
+	struct plt_entry *e = &sc->out[sc->nout++];
 	e->addr = stub;
 	e->got = got;
 	e->name = slot_name(sc, s);
@@ -439,22 +441,22 @@ static void on_stub(void *ctx, uint64_t stub, uint64_t got)
 
 static void scan_code(struct scan *sc)
 {
-	Elf_Data *data;
-	GElf_Shdr sh;
-	size_t i;
+	for (size_t i = 0; i < sc->ncode; i++) {
+		GElf_Shdr sh;
 
-	for (i = 0; i < sc->ncode; i++) {
-		if (!gelf_getshdr(sc->code[i], &sh) ||
-		    !(data = elf_getdata(sc->code[i], NULL)) || !data->d_buf)
+		if (!gelf_getshdr(sc->code[i], &sh))
 			continue;
-		plt_arch_scan(data->d_buf, data->d_size, sh.sh_addr,
-			      on_stub, sc);
+		Elf_Data *data = elf_getdata(sc->code[i], NULL);
+		if (data && data->d_buf)
+			plt_arch_scan(data->d_buf, data->d_size, sh.sh_addr,
+				      on_stub, sc);
 	}
 }
 
 static int cmp_entry(const void *a, const void *b)
 {
-	const struct plt_entry *x = a, *y = b;
+	const struct plt_entry *x = a;
+	const struct plt_entry *y = b;
 
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
@@ -462,10 +464,9 @@ static int cmp_entry(const void *a, const void *b)
 /* Sort the stubs by address and drop duplicates. */
 static void finish_entries(struct scan *sc, struct elf_image *img)
 {
-	size_t i, n = 0;
-
 	qsort(sc->out, sc->nout, sizeof(*sc->out), cmp_entry);
-	for (i = 0; i < sc->nout; i++) {
+	size_t n = 0;
+	for (size_t i = 0; i < sc->nout; i++) {
 		if (n && sc->out[n - 1].addr == sc->out[i].addr) {
 			free(sc->out[i].name);
 			continue;
@@ -479,10 +480,8 @@ static void finish_entries(struct scan *sc, struct elf_image *img)
 
 static void scan_image(Elf *elf, struct elf_image *img)
 {
-	struct scan sc;
+	struct scan sc = { .elf = elf };
 
-	memset(&sc, 0, sizeof(sc));
-	sc.elf = elf;
 	find_sections(&sc);
 	read_soname(&sc, img);
 	if (sc.dynsym) {	/* static binaries have no library calls */
@@ -497,37 +496,36 @@ static void scan_image(Elf *elf, struct elf_image *img)
 	free(sc.rela);
 }
 
-int elf_image_read(struct elf_image *img, const char *path, char *errbuf,
-		   size_t errlen)
+/* Read the ELF file open on FD into IMG; the caller closes FD. */
+static int read_fd(int fd, struct elf_image *img, char *errbuf, size_t errlen)
 {
-	Elf *elf;
-	int fd, ret;
-
-	memset(img, 0, sizeof(*img));
-	fd = open_file(path, errbuf, errlen);
-	if (fd < 0)
-		return fd;
 	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf) {
-		ret = fail(errbuf, errlen, ENOEXEC, "malformed ELF file: %s",
-			   elf_errmsg(-1));
-		close(fd);
-		return ret;
-	}
-	ret = check_header(elf, img, errbuf, errlen);
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf)
+		return fail(errbuf, errlen, ENOEXEC, "malformed ELF file: %s",
+			    elf_errmsg(-1));
+	int ret = check_header(elf, img, errbuf, errlen);
 	if (ret == 0)
 		scan_image(elf, img);
 	elf_end(elf);
+	return ret;
+}
+
+int elf_image_read(struct elf_image *img, const char *path, char *errbuf,
+		   size_t errlen)
+{
+	memset(img, 0, sizeof(*img));
+	int fd = open_file(path, errbuf, errlen);
+	if (fd < 0)
+		return fd;
+	int ret = read_fd(fd, img, errbuf, errlen);
 	close(fd);
 	return ret;
 }
 
 void elf_image_destroy(struct elf_image *img)
 {
-	size_t i;
-
-	for (i = 0; i < img->nplt; i++)
+	for (size_t i = 0; i < img->nplt; i++)
 		free(img->plt[i].name);
 	free(img->plt);
 	free(img->soname);
