@@ -5,13 +5,12 @@
 #include <unistd.h>
 
 #include "calltext.h"
+#include "hmap.h"
 #include "xmalloc.h"
 
-#define TASK_BUCKETS 1024
-
 static struct process *processes;
-static struct task *task_hash[TASK_BUCKETS];
-static size_t ntasks;
+/* Tid -> struct task: looked up at every stop. */
+static struct hmap tasks;
 
 struct process *process_new(pid_t pid)
 {
@@ -73,49 +72,42 @@ struct task *task_new(pid_t tid, struct process *p)
 	t->proc = p;
 	if (p)
 		p->ntasks++;
-	t->hnext = task_hash[tid % TASK_BUCKETS];
-	task_hash[tid % TASK_BUCKETS] = t;
-	ntasks++;
+	hmap_get(&tasks, NULL, (uint64_t)tid)->ptr = t;
 	return t;
 }
 
 void task_free(struct task *t)
 {
-	struct task **pp = &task_hash[t->tid % TASK_BUCKETS];
-	while (*pp != t)
-		pp = &(*pp)->hnext;
-	*pp = t->hnext;
+	hmap_remove(&tasks, hmap_find(&tasks, NULL, (uint64_t)t->tid));
 	task_pop_frames(t, 0);
 	free(t->frames);
 	if (t->proc)
 		t->proc->ntasks--;
-	ntasks--;
 	free(t);
 }
 
 struct task *task_lookup(pid_t tid)
 {
-	struct task *t = task_hash[tid % TASK_BUCKETS];
-	while (t && t->tid != tid)
-		t = t->hnext;
-	return t;
+	struct hent *e = hmap_find(&tasks, NULL, (uint64_t)tid);
+	return e ? e->ptr : NULL;
 }
 
 size_t task_count(void)
 {
-	return ntasks;
+	return tasks.n;
 }
 
+/* FN may free its task, which moves entries of the map: it is called on
+ * a copy of the list. */
 void task_foreach(void (*fn)(struct task *t, void *data), void *data)
 {
-	for (size_t i = 0; i < TASK_BUCKETS; i++) {
-		struct task *t = task_hash[i];
-		while (t) {
-			struct task *next = t->hnext;
-			fn(t, data);
-			t = next;
-		}
-	}
+	size_t n = 0;
+	struct task **all = xmalloc((tasks.n + 1) * sizeof(*all));
+	for (struct hent *e = NULL; (e = hmap_next(&tasks, e));)
+		all[n++] = e->ptr;
+	for (size_t i = 0; i < n; i++)
+		fn(all[i], data);
+	free(all);
 }
 
 struct frame *task_push_frame(struct task *t)

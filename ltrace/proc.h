@@ -70,7 +70,6 @@ struct task {
 	/* While detaching: it has stopped; the signal to pass on. */
 	bool stopped;
 	int detach_sig;
-	struct task *hnext;
 };
 
 struct process *process_new(pid_t pid);
@@ -86,7 +85,8 @@ struct task *task_new(pid_t tid, struct process *p);
 void task_free(struct task *t);
 struct task *task_lookup(pid_t tid);
 size_t task_count(void);
-/* Call FN on every task (FN may free the task it is given). */
+/* Call FN on every task, in no particular order (FN may free the task it
+ * is given, and no other). */
 void task_foreach(void (*fn)(struct task *t, void *data), void *data);
 
 struct frame *task_push_frame(struct task *t);
