@@ -23,6 +23,35 @@ struct process *process_new(pid_t pid)
 	return p;
 }
 
+static void clear_libs(struct process *p)
+{
+	for (size_t i = 0; i < p->nlibs; i++) {
+		free(p->lib_paths[i]);
+		free(p->lib_names[i]);
+	}
+	free(p->lib_paths);
+	free(p->lib_names);
+	p->lib_paths = p->lib_names = NULL;
+	p->nlibs = 0;
+}
+
+void process_reset_image(struct process *p)
+{
+	clear_libs(p);
+	bpt_table_destroy(&p->bpts);
+	bpt_table_init(&p->bpts);
+	elf_image_destroy(&p->image);
+	memset(&p->image, 0, sizeof(p->image));
+	if (p->memfd >= 0)
+		close(p->memfd);
+	p->memfd = -1;
+	p->bias = 0;
+	free(p->scratch);
+	p->scratch = NULL;
+	p->nscratch = 0;
+	p->syscall_insn = 0;
+}
+
 void process_free(struct process *p)
 {
 	for (struct process **pp = &processes; *pp; pp = &(*pp)->next) {
@@ -34,30 +63,13 @@ void process_free(struct process *p)
 	for (struct process *q = processes; q; q = q->next)
 		if (q->vfork_parent == p)
 			q->vfork_parent = NULL;
-	if (p->memfd >= 0)
-		close(p->memfd);
-	bpt_table_destroy(&p->bpts);
-	process_clear_libs(p);
-	elf_image_destroy(&p->image);
-	free(p->scratch);
+	process_reset_image(p);
 	free(p);
 }
 
 struct process *process_mem(struct process *p)
 {
 	return p->vfork_parent ? p->vfork_parent : p;
-}
-
-void process_clear_libs(struct process *p)
-{
-	for (size_t i = 0; i < p->nlibs; i++) {
-		free(p->lib_paths[i]);
-		free(p->lib_names[i]);
-	}
-	free(p->lib_paths);
-	free(p->lib_names);
-	p->lib_paths = p->lib_names = NULL;
-	p->nlibs = 0;
 }
 
 struct process *process_first(void)
@@ -90,6 +102,19 @@ struct task *task_lookup(pid_t tid)
 {
 	struct hent *e = hmap_find(&tasks, NULL, (uint64_t)tid);
 	return e ? e->ptr : NULL;
+}
+
+void task_drop(struct task *t)
+{
+	struct process *p = t->proc;
+	task_free(t);
+	if (p && p->ntasks == 0)
+		process_free(p);
+}
+
+bool task_prints(const struct task *t)
+{
+	return !t->proc->silent && !t->silent;
 }
 
 size_t task_count(void)

@@ -78,11 +78,20 @@ void process_free(struct process *p);
 /* The process whose memory and breakpoints P uses. */
 struct process *process_mem(struct process *p);
 struct process *process_first(void);
-/* Forget the mapped objects (after exec). */
-void process_clear_libs(struct process *p);
+/* Forget everything P knew of its image, for a new one after an exec:
+ * the mapped objects, the breakpoints, the ELF image, /proc/PID/mem (now
+ * closed, memfd -1), the bias and the scratch pages.  Changes nothing in
+ * the tracee. */
+void process_reset_image(struct process *p);
 
 struct task *task_new(pid_t tid, struct process *p);
 void task_free(struct task *t);
+/* The task is gone: free it, and its process when it was the last task
+ * of it. */
+void task_drop(struct task *t);
+/* Whether T's calls are printed (not a silent process or thread); T must
+ * belong to a process. */
+bool task_prints(const struct task *t);
 struct task *task_lookup(pid_t tid);
 size_t task_count(void);
 /* Call FN on every task, in no particular order (FN may free the task it

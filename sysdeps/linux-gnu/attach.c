@@ -195,7 +195,7 @@ static int seize_one(struct process *p, pid_t tid)
 	for (;;) {
 		int st;
 		if (waitpid(tid, &st, __WALL) != tid || !WIFSTOPPED(st)) {
-			trace_task_gone(t);
+			task_drop(t);
 			return -ESRCH;
 		}
 		if ((st >> 16) == PTRACE_EVENT_STOP)
@@ -240,7 +240,7 @@ static void release_one(struct task *t, void *data)
 	if (t->proc != data)
 		return;
 	ptrace(PTRACE_DETACH, t->tid, 0, task_take_pending_signal(t));
-	trace_task_gone(t);
+	task_drop(t);
 }
 
 static void resume_one(struct task *t, void *data)
@@ -308,16 +308,14 @@ static void note_report(pid_t tid, int st)
 		return;
 	}
 	if (!WIFSTOPPED(st)) {
-		trace_task_gone(t);
+		task_drop(t);
 		return;
 	}
 	t->stopped = true;
 	int event = st >> 16, sig = WSTOPSIG(st);
 	if (event == PTRACE_EVENT_EXEC) {
 		/* A new image: nothing of ours is left in it. */
-		bpt_table_destroy(&t->proc->bpts);
-		bpt_table_init(&t->proc->bpts);
-		t->proc->nscratch = 0;
+		process_reset_image(t->proc);
 	} else if (event == 0 && sig != SIGTRAP && !t->detach_sig) {
 		t->detach_sig = sig;
 	}
@@ -466,7 +464,7 @@ static void detach_one(struct task *t, void *data)
 	(void)data;
 	int sig = t->detach_sig ? t->detach_sig : task_take_pending_signal(t);
 	ptrace(PTRACE_DETACH, t->tid, 0, sig);
-	trace_task_gone(t);
+	task_drop(t);
 }
 
 void trace_detach_all(void)

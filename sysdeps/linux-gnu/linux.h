@@ -21,7 +21,6 @@ void trace_setup_image(struct task *t);
 void trace_restore_bytes(const struct bpt_table *bpts, int memfd);
 /* Take our breakpoints out of a fork child's memory and detach it. */
 void trace_release_fork_child(pid_t pid, struct process *parent);
-void trace_task_gone(struct task *t);
 /* attach.c: stop every task, put back every byte we changed, unmap the
  * scratch pages, leave each thread at a valid instruction, detach. */
 void trace_detach_all(void);

@@ -138,11 +138,6 @@ static void stop_init(struct stop *s, struct task *t, bool at_entry)
 	s->tid = t->tid;
 }
 
-static bool task_prints(const struct task *t)
-{
-	return !t->proc->silent && !t->silent;
-}
-
 /* ---- image setup: breakpoints on every call stub ---- */
 
 static uint64_t read_at_entry(pid_t pid)
@@ -412,14 +407,6 @@ static void on_signal(struct task *t, int sig)
 	trace_resume(t, sig);
 }
 
-void trace_task_gone(struct task *t)
-{
-	struct process *p = t->proc;
-	task_free(t);
-	if (p && p->ntasks == 0)
-		process_free(p);
-}
-
 static void on_exit_status(struct task *t, int st)
 {
 	bool leader = t->proc && t->tid == t->proc->pid;
@@ -434,7 +421,7 @@ static void on_exit_status(struct task *t, int st)
 	if (t->tid == trace_main_pid)
 		main_status = WIFEXITED(st) ? WEXITSTATUS(st)
 					    : 128 + WTERMSIG(st);
-	trace_task_gone(t);
+	task_drop(t);
 }
 
 /* ---- new tasks: threads, forks, vforks ---- */
@@ -538,12 +525,12 @@ static void on_exec(struct task *t)
 	 * id, and its old id is gone without an exit report. */
 	struct task *old = (pid_t)former != t->tid ? task_lookup(former) : NULL;
 	if (old && old->proc == p)
-		trace_task_gone(old);
+		task_drop(old);
 	if (p->vfork_parent) {
 		/* The vfork child has its own memory now. */
 		if (!opts->follow) {
 			ptrace(PTRACE_DETACH, t->tid, 0, 0);
-			trace_task_gone(t);
+			task_drop(t);
 			return;
 		}
 		p->vfork_parent = NULL;
@@ -551,17 +538,7 @@ static void on_exec(struct task *t)
 	if (task_prints(t))
 		output_line(t->tid, "--- Called exec() ---");
 	task_pop_frames(t, 0);
-	process_clear_libs(p);
-	bpt_table_destroy(&p->bpts);
-	bpt_table_init(&p->bpts);
-	elf_image_destroy(&p->image);
-	memset(&p->image, 0, sizeof(p->image));
-	if (p->memfd >= 0)
-		close(p->memfd);
-	free(p->scratch);
-	p->scratch = NULL;
-	p->nscratch = 0;
-	p->syscall_insn = 0;
+	process_reset_image(p);
 	mem_reset();
 	trace_setup_image(t);
 	trace_resume(t, 0);
