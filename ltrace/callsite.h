@@ -19,8 +19,8 @@ struct callsite {
 	 * PTRACE_GETFPREGS per stop at most, and only when called. */
 	const void *(*fpregs)(struct callsite *cs);
 	/* True at the entry stop (registers as at the first instruction of
-	 * the callee: return address at [sp]); false at the return stop
-	 * (registers as just after the callee returned). */
+	 * the callee); false at the return stop (registers as just after
+	 * the callee returned). */
 	bool at_entry;
 };
 

@@ -48,7 +48,7 @@ struct process {
 /* One traced call that has not returned yet. */
 struct frame {
 	uint64_t ret;		/* return address */
-	uint64_t sp;		/* stack pointer at entry: points at ret */
+	uint64_t ret_sp;	/* stack pointer once the call has returned */
 	const struct breakpoint *plt;
 	struct calltext *ct;
 	unsigned long id;	/* identifies the entry line for the output */

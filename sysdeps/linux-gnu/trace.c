@@ -287,9 +287,9 @@ static void run_displaced(struct task *t, struct breakpoint *b,
 		arch_set_ip(&s->regs, b->plan.target);
 		break;
 	case DISPLACE_CALL: {
-		uint64_t sp = arch_sp(&s->regs) - sizeof(uint64_t);
-		mem_write(p->memfd, sp, &b->plan.ret_addr, sizeof(uint64_t));
-		arch_set_sp(&s->regs, sp);
+		uint64_t slot = arch_push_return(&s->regs);
+		mem_write(p->memfd, slot, &b->plan.ret_addr,
+			  sizeof(b->plan.ret_addr));
 		arch_set_ip(&s->regs, b->plan.target);
 		break;
 	}
@@ -338,18 +338,22 @@ static const struct prototype *resolve_proto(struct task *t,
 
 static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
 {
-	uint64_t sp = arch_sp(&s->regs), ret = 0, target = 0;
-	uint64_t pf[2 + 6] = { sp, b->got };
+	uint64_t slot = arch_return_slot(&s->regs);
+	uint64_t ret = 0;
+	uint64_t target = 0;
+	uint64_t pf[2 + 6] = { slot, b->got };
 	unsigned n = 2 + arch_int_args(&s->regs, pf + 2);
 	mem_prefetch(pf, n);
-	if (memsrc_read(s->cs.mem, sp, &ret, 8) != 8 ||
-	    memsrc_read(s->cs.mem, b->got, &target, 8) != 8) {
+	if (memsrc_read(s->cs.mem, slot, &ret, sizeof(ret)) != sizeof(ret) ||
+	    memsrc_read(s->cs.mem, b->got, &target, sizeof(target)) !=
+		    sizeof(target)) {
 		/* Cannot emulate the jump: run the stub itself. */
 		step_in_place(t, b, s);
 		return;
 	}
 	resolve_proto(t, b);
-	call_entry(t, b, &s->cs, ret, sp, task_prints(t));
+	call_entry(t, b, &s->cs, ret, arch_sp_after_return(&s->regs),
+		   task_prints(t));
 	ensure_return_bp(t, s, ret);
 	/* Emulate the stub's "jmp *GOT(%rip)". */
 	arch_set_ip(&s->regs, target);
