@@ -15,7 +15,7 @@ struct callsite {
 	/* General purpose registers; never NULL. */
 	const void *regs;
 	/* Floating point registers, fetched lazily: returns NULL if they
-	 * cannot be read.  The core's implementation does one
+	 * cannot be read.  The backend's implementation does one
 	 * PTRACE_GETFPREGS per stop at most, and only when called. */
 	const void *(*fpregs)(struct callsite *cs);
 	/* True at the entry stop (registers as at the first instruction of

@@ -3,10 +3,10 @@
  * execs, exits; and the termination signals that make the tracer
  * detach.  It implements backend_init and backend_run of backend.h.
  *
- * The per-call budget (DESIGN.md): a traced call costs two stops.  At
- * the call stub: GETREGS, one gathered read, SETREGS (the stub's GOT jump
- * emulated), CONT.  At the return: GETREGS, SETREGS (into the displaced
- * copy), CONT. */
+ * The per-call budget (DESIGN.md, "The per-call budget"): a traced call
+ * costs two stops.  At the call stub: GETREGS, one gathered read, SETREGS
+ * (the stub's GOT jump emulated), CONT.  At the return: GETREGS, SETREGS
+ * (into the displaced copy), CONT. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
