@@ -26,8 +26,7 @@ static size_t home(const struct hmap *m, const char *s, uint64_t u)
 	return (s ? hash_str(s) : hash_u64(u)) & (m->cap - 1);
 }
 
-static struct hent *hmap_slot(const struct hmap *m, const char *s,
-			      uint64_t u)
+static struct hent *hmap_slot(const struct hmap *m, const char *s, uint64_t u)
 {
 	size_t i = home(m, s, u);
 	while (m->tab[i].used) {

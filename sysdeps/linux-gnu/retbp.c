@@ -29,8 +29,7 @@ static void read_code(struct process *p, struct memsrc *m, uint64_t addr,
 
 /* Write B's copy of the instruction into its scratch SLOT; the plan
  * falls back to a single step if that fails. */
-static void place_copy(struct process *p, struct breakpoint *b,
-		       uint64_t slot)
+static void place_copy(struct process *p, struct breakpoint *b, uint64_t slot)
 {
 	if (mem_write(p->memfd, slot, b->plan.code, b->plan.code_len)) {
 		b->plan.kind = DISPLACE_STEP;

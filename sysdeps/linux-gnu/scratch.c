@@ -80,8 +80,8 @@ static void place_syscall_insn(struct process *p, struct scratch *s)
 	s->used = DISPLACE_SLOT_SIZE;
 }
 
-static struct scratch *map_region(struct task *t,
-				  const struct arch_regs *saved, uint64_t near)
+static struct scratch *map_region(struct task *t, const struct arch_regs *saved,
+				  uint64_t near)
 {
 	struct process *p = process_mem(t->proc);
 	uint64_t hint = find_gap(p->pid, near);
@@ -94,8 +94,8 @@ static struct scratch *map_region(struct task *t,
 	if (tracee_inject_syscall(t, saved, SYS_mmap, args, &ret) ||
 	    (unsigned long)ret > -4096UL)
 		return NULL;
-	p->scratch = xreallocarray(p->scratch, p->nscratch + 1,
-				   sizeof(*p->scratch));
+	p->scratch =
+		xreallocarray(p->scratch, p->nscratch + 1, sizeof(*p->scratch));
 	struct scratch *s = &p->scratch[p->nscratch++];
 	s->base = ret;
 	s->size = SCRATCH_SIZE;

@@ -38,16 +38,15 @@
 #include "proc.h"
 #include "xmalloc.h"
 
-#define TRACE_OPTIONS (PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | \
-		       PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | \
-		       PTRACE_O_TRACEEXEC)
+#define TRACE_OPTIONS                                                       \
+	(PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | \
+	 PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC)
 
 /* ---- requests ---- */
 
 /* One ptrace request, with the policy above: 0, or -errno after
  * reporting anything but ESRCH. */
-static int request(int req, const char *name, pid_t tid, void *addr,
-		   void *data)
+static int request(int req, const char *name, pid_t tid, void *addr, void *data)
 {
 	if (ptrace(req, tid, addr, data) != -1)
 		return 0;

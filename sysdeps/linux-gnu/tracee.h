@@ -1,5 +1,6 @@
 /* Ptrace primitives on one tracee: the bottom layer of the Linux backend.
- * Every other backend file may use it; it uses none of them.  Requests
+ * Every other backend file may use it; it uses none of them (only the
+ * memory layer, mem.c, which uses nothing of the backend).  Requests
  * follow the policy for failed ptrace calls written at the top of
  * tracee.c: they return 0 or -errno, and report an error themselves
  * unless it is ESRCH (the tracee is gone). */
@@ -7,7 +8,6 @@
 #define LTRACE_TRACEE_H
 
 #include <stdbool.h>
-#include <stdint.h>
 #include <sys/types.h>
 
 #include "forward.h"
