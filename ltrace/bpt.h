@@ -23,7 +23,7 @@ enum bpt_kind {
 struct breakpoint {
 	uint64_t addr;
 	enum bpt_kind kind;
-	uint8_t orig;		/* the byte under the int3 */
+	uint8_t orig;		/* the byte under the breakpoint */
 	bool inserted;
 	/* BPT_PLT */
 	char *name;		/* owned */

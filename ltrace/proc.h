@@ -34,7 +34,7 @@ struct process {
 	uint64_t bias;
 	struct scratch *scratch;
 	size_t nscratch;
-	/* "syscall; int3" in scratch memory, for injected syscalls once a
+	/* ARCH_SYSCALL_INSN in scratch memory, for injected syscalls once a
 	 * scratch region exists; 0 before. */
 	uint64_t syscall_insn;
 	/* The mapped objects (program first, then libraries in mapping
