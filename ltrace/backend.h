@@ -14,8 +14,10 @@ int backend_check_program(const char *path);
 /* Before anything else. */
 void backend_init(const struct options *o, struct protoset *ps);
 
-/* Start ARGV[0] (already resolved to PATH) stopped and traced: returns
- * its pid, or -1 after printing why not. */
+/* Start ARGV[0] (already resolved to PATH) traced, and run it into its
+ * exec: returns its pid.  Dies after printing why if it cannot be
+ * started; exits with its status if it ends before the exec (it prints
+ * why it could not exec itself). */
 int backend_launch(const struct options *o, const char *path, char **argv);
 
 /* Attach to every thread of process PID (-p): returns 0, or -1 after
@@ -29,7 +31,8 @@ int backend_attach(pid_t pid);
  * were traced, 128+N when signal N made the tracer detach. */
 int backend_run(void);
 
-/* Kill or release what is traced: for error_msg_and_die. */
+/* Release what is traced (its memory restored, then detached): for
+ * error_msg_and_die, and when setting up failed. */
 void backend_cleanup(void);
 
 #endif

@@ -1,7 +1,9 @@
-/* Breakpoints of one address space: a hash from address to breakpoint.
- * Breakpoints are never lifted while the tracee runs (DESIGN.md): an entry
+/* Breakpoints of one address space: a hash map from address to
+ * breakpoint.  Breakpoints are never lifted while the tracee runs
+ * (DESIGN.md, "Breakpoints and displaced execution"): an entry
  * breakpoint's displaced jump is emulated, a return breakpoint's displaced
- * instruction runs from a scratch slot. */
+ * instruction runs from a scratch slot.  A lookup is one probe sequence of
+ * the map, without allocation: it happens at every stop. */
 #ifndef LTRACE_BPT_H
 #define LTRACE_BPT_H
 
@@ -11,6 +13,7 @@
 
 #include "displace.h"
 #include "forward.h"
+#include "hmap.h"
 
 enum bpt_kind {
 	BPT_PLT,	/* call stub: a traced call starts here */
@@ -20,7 +23,7 @@ enum bpt_kind {
 struct breakpoint {
 	uint64_t addr;
 	enum bpt_kind kind;
-	uint8_t orig;		/* the byte under the int3 */
+	uint8_t orig;		/* the byte under the breakpoint */
 	bool inserted;
 	/* BPT_PLT */
 	char *name;		/* owned */
@@ -32,10 +35,10 @@ struct breakpoint {
 	uint64_t slot;		/* scratch slot address (DISPLACE_COPY) */
 };
 
+/* Address -> struct breakpoint (each allocated on its own, so a pointer
+ * to a breakpoint stays valid while the table grows). */
 struct bpt_table {
-	struct breakpoint **slots;	/* open addressing, power of two */
-	size_t cap;
-	size_t count;
+	struct hmap map;
 };
 
 void bpt_table_init(struct bpt_table *t);
@@ -47,7 +50,8 @@ struct breakpoint *bpt_lookup(const struct bpt_table *t, uint64_t addr);
 /* Add a new zeroed breakpoint at ADDR (which must not be present). */
 struct breakpoint *bpt_add(struct bpt_table *t, uint64_t addr,
 			   enum bpt_kind kind);
-/* Call FN on every breakpoint. */
+/* Call FN on every breakpoint, in no particular order (FN must not add
+ * breakpoints). */
 void bpt_foreach(const struct bpt_table *t,
 		 void (*fn)(struct breakpoint *b, void *data), void *data);
 

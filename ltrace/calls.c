@@ -26,25 +26,26 @@ void calls_init(const struct options *o)
  * handler on a sigaltstack elsewhere must not look like an unwinding. */
 #define SAME_STACK (8UL << 20)
 
-/* Pending calls whose stack slot is at or below SP have been unwound
- * (longjmp, a C++ exception, a thread that abandoned them): a live call's
- * return address sits above every later call's. */
-static void drop_unwound(struct task *t, uint64_t sp)
+/* A new call returning with the stack pointer at RET_SP: pending calls
+ * that would return at or below it have been unwound (longjmp, a C++
+ * exception, a thread that abandoned them), since stacks grow down and a
+ * live call returns above every later call. */
+static void drop_unwound(struct task *t, uint64_t ret_sp)
 {
 	size_t n = t->nframes;
-	while (n > 0 && t->frames[n - 1].sp <= sp &&
-	       sp - t->frames[n - 1].sp < SAME_STACK)
+	while (n > 0 && t->frames[n - 1].ret_sp <= ret_sp &&
+	       ret_sp - t->frames[n - 1].ret_sp < SAME_STACK)
 		n--;
 	task_pop_frames(t, n);
 }
 
 void call_entry(struct task *t, const struct breakpoint *b,
-		struct callsite *cs, uint64_t ret, uint64_t sp, bool print)
+		struct callsite *cs, uint64_t ret, uint64_t ret_sp, bool print)
 {
-	drop_unwound(t, sp);
+	drop_unwound(t, ret_sp);
 	struct frame *f = task_push_frame(t);
 	f->ret = ret;
-	f->sp = sp;
+	f->ret_sp = ret_sp;
 	f->plt = b;
 	f->id = ++next_id;
 	if (!print)
@@ -77,14 +78,14 @@ void call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 	task_pop_frames(t, i);
 }
 
-/* A return pops the return address: SP is then 8 above its slot.  Scan
- * from the innermost call: recursion through one call site gives several
- * frames with the same return address and different stack pointers. */
+/* Scan from the innermost call: recursion through one call site gives
+ * several frames with the same return address and different stack
+ * pointers. */
 long call_match(const struct task *t, uint64_t ret, uint64_t sp)
 {
 	for (size_t i = t->nframes; i-- > 0;) {
 		const struct frame *f = &t->frames[i];
-		if (f->ret == ret && f->sp + sizeof(uint64_t) == sp)
+		if (f->ret == ret && f->ret_sp == sp)
 			return (long)i;
 	}
 	return -1;

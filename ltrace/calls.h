@@ -11,10 +11,12 @@
 
 void calls_init(const struct options *o);
 
-/* Task T entered the function of PLT breakpoint B; the return address
- * RET is at SP.  PRINT: show the call (false for a silent process). */
+/* Task T entered the function of PLT breakpoint B, which will return to
+ * address RET with the stack pointer at RET_SP (both computed by the
+ * backend, which knows the ABI).  PRINT: show the call (false for a
+ * silent process). */
 void call_entry(struct task *t, const struct breakpoint *b,
-		struct callsite *cs, uint64_t ret, uint64_t sp, bool print);
+		struct callsite *cs, uint64_t ret, uint64_t ret_sp, bool print);
 
 /* The task's pending call at frame index I returned (frames above it
  * never will).  Formats and prints the return, pops the frames. */
@@ -27,7 +29,7 @@ void call_inherit(struct task *child, const struct task *parent,
 		  const struct bpt_table *bpts);
 
 /* The index of T's pending call that returns to RET with the stack
- * pointer now at SP, or -1. */
+ * pointer now at SP (its RET_SP), or -1. */
 long call_match(const struct task *t, uint64_t ret, uint64_t sp);
 
 #endif

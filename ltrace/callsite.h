@@ -15,12 +15,12 @@ struct callsite {
 	/* General purpose registers; never NULL. */
 	const void *regs;
 	/* Floating point registers, fetched lazily: returns NULL if they
-	 * cannot be read.  The core's implementation does one
+	 * cannot be read.  The backend's implementation does one
 	 * PTRACE_GETFPREGS per stop at most, and only when called. */
 	const void *(*fpregs)(struct callsite *cs);
 	/* True at the entry stop (registers as at the first instruction of
-	 * the callee: return address at [sp]); false at the return stop
-	 * (registers as just after the callee returned). */
+	 * the callee); false at the return stop (registers as just after
+	 * the callee returned). */
 	bool at_entry;
 };
 

@@ -18,9 +18,9 @@
 #define DISPLACE_SLOT_SIZE 64
 
 enum displace_kind {
-	DISPLACE_COPY,		/* run CODE at the slot: set RIP = slot */
-	DISPLACE_JUMP,		/* RIP = target */
-	DISPLACE_CALL,		/* push ret_addr; RIP = target */
+	DISPLACE_COPY,		/* run CODE at the slot: set IP = slot */
+	DISPLACE_JUMP,		/* IP = target */
+	DISPLACE_CALL,		/* push ret_addr; IP = target */
 	DISPLACE_STEP,		/* cannot relocate: single-step in place */
 };
 
@@ -34,9 +34,9 @@ struct displaced {
 };
 
 /* Plan the execution of the instruction at tracee address ADDR whose
- * original bytes are INSN[0..LEN) (LEN >= 15 when available; fewer only
- * at the end of a mapping), with its copy to be placed at SLOT (an address
- * in the scratch page).  Returns 0, or -EINVAL when the bytes do not
+ * original bytes are INSN[0..LEN) (LEN at least the longest instruction,
+ * ARCH_MAX_INSN, when available; fewer only at the end of a mapping), with
+ * its copy to be placed at SLOT (an address in the scratch page).  Returns 0, or -EINVAL when the bytes do not
  * decode (the plan is then DISPLACE_STEP). */
 int displace_plan(const uint8_t *insn, size_t len, uint64_t addr,
 		  uint64_t slot, struct displaced *out);

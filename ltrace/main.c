@@ -25,7 +25,9 @@ static char *find_program(const char *name)
 	const char *path = getenv("PATH");
 	if (!path)
 		path = "/usr/local/bin:/usr/bin:/bin";
-	char *copy = xstrdup(path), *save = NULL, *found = NULL;
+	char *copy = xstrdup(path);
+	char *save = NULL;
+	char *found = NULL;
 	char buf[PATH_MAX];
 	for (char *d = strtok_r(copy, ":", &save); d && !found;
 	     d = strtok_r(NULL, ":", &save)) {

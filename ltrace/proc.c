@@ -5,13 +5,12 @@
 #include <unistd.h>
 
 #include "calltext.h"
+#include "hmap.h"
 #include "xmalloc.h"
 
-#define TASK_BUCKETS 1024
-
 static struct process *processes;
-static struct task *task_hash[TASK_BUCKETS];
-static size_t ntasks;
+/* Tid -> struct task: looked up at every stop. */
+static struct hmap tasks;
 
 struct process *process_new(pid_t pid)
 {
@@ -22,6 +21,35 @@ struct process *process_new(pid_t pid)
 	p->next = processes;
 	processes = p;
 	return p;
+}
+
+static void clear_libs(struct process *p)
+{
+	for (size_t i = 0; i < p->nlibs; i++) {
+		free(p->lib_paths[i]);
+		free(p->lib_names[i]);
+	}
+	free(p->lib_paths);
+	free(p->lib_names);
+	p->lib_paths = p->lib_names = NULL;
+	p->nlibs = 0;
+}
+
+void process_reset_image(struct process *p)
+{
+	clear_libs(p);
+	bpt_table_destroy(&p->bpts);
+	bpt_table_init(&p->bpts);
+	elf_image_destroy(&p->image);
+	memset(&p->image, 0, sizeof(p->image));
+	if (p->memfd >= 0)
+		close(p->memfd);
+	p->memfd = -1;
+	p->bias = 0;
+	free(p->scratch);
+	p->scratch = NULL;
+	p->nscratch = 0;
+	p->syscall_insn = 0;
 }
 
 void process_free(struct process *p)
@@ -35,30 +63,13 @@ void process_free(struct process *p)
 	for (struct process *q = processes; q; q = q->next)
 		if (q->vfork_parent == p)
 			q->vfork_parent = NULL;
-	if (p->memfd >= 0)
-		close(p->memfd);
-	bpt_table_destroy(&p->bpts);
-	process_clear_libs(p);
-	elf_image_destroy(&p->image);
-	free(p->scratch);
+	process_reset_image(p);
 	free(p);
 }
 
 struct process *process_mem(struct process *p)
 {
 	return p->vfork_parent ? p->vfork_parent : p;
-}
-
-void process_clear_libs(struct process *p)
-{
-	for (size_t i = 0; i < p->nlibs; i++) {
-		free(p->lib_paths[i]);
-		free(p->lib_names[i]);
-	}
-	free(p->lib_paths);
-	free(p->lib_names);
-	p->lib_paths = p->lib_names = NULL;
-	p->nlibs = 0;
 }
 
 struct process *process_first(void)
@@ -73,49 +84,55 @@ struct task *task_new(pid_t tid, struct process *p)
 	t->proc = p;
 	if (p)
 		p->ntasks++;
-	t->hnext = task_hash[tid % TASK_BUCKETS];
-	task_hash[tid % TASK_BUCKETS] = t;
-	ntasks++;
+	hmap_get(&tasks, NULL, (uint64_t)tid)->ptr = t;
 	return t;
 }
 
 void task_free(struct task *t)
 {
-	struct task **pp = &task_hash[t->tid % TASK_BUCKETS];
-	while (*pp != t)
-		pp = &(*pp)->hnext;
-	*pp = t->hnext;
+	hmap_remove(&tasks, hmap_find(&tasks, NULL, (uint64_t)t->tid));
 	task_pop_frames(t, 0);
 	free(t->frames);
 	if (t->proc)
 		t->proc->ntasks--;
-	ntasks--;
 	free(t);
 }
 
 struct task *task_lookup(pid_t tid)
 {
-	struct task *t = task_hash[tid % TASK_BUCKETS];
-	while (t && t->tid != tid)
-		t = t->hnext;
-	return t;
+	struct hent *e = hmap_find(&tasks, NULL, (uint64_t)tid);
+	return e ? e->ptr : NULL;
+}
+
+void task_drop(struct task *t)
+{
+	struct process *p = t->proc;
+	task_free(t);
+	if (p && p->ntasks == 0)
+		process_free(p);
+}
+
+bool task_prints(const struct task *t)
+{
+	return !t->proc->silent && !t->silent;
 }
 
 size_t task_count(void)
 {
-	return ntasks;
+	return tasks.n;
 }
 
+/* FN may free its task, which moves entries of the map: it is called on
+ * a copy of the list. */
 void task_foreach(void (*fn)(struct task *t, void *data), void *data)
 {
-	for (size_t i = 0; i < TASK_BUCKETS; i++) {
-		struct task *t = task_hash[i];
-		while (t) {
-			struct task *next = t->hnext;
-			fn(t, data);
-			t = next;
-		}
-	}
+	size_t n = 0;
+	struct task **all = xmalloc((tasks.n + 1) * sizeof(*all));
+	for (struct hent *e = NULL; (e = hmap_next(&tasks, e));)
+		all[n++] = e->ptr;
+	for (size_t i = 0; i < n; i++)
+		fn(all[i], data);
+	free(all);
 }
 
 struct frame *task_push_frame(struct task *t)

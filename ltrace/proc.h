@@ -34,7 +34,7 @@ struct process {
 	uint64_t bias;
 	struct scratch *scratch;
 	size_t nscratch;
-	/* "syscall; int3" in scratch memory, for injected syscalls once a
+	/* ARCH_SYSCALL_INSN in scratch memory, for injected syscalls once a
 	 * scratch region exists; 0 before. */
 	uint64_t syscall_insn;
 	/* The mapped objects (program first, then libraries in mapping
@@ -48,7 +48,7 @@ struct process {
 /* One traced call that has not returned yet. */
 struct frame {
 	uint64_t ret;		/* return address */
-	uint64_t sp;		/* stack pointer at entry: points at ret */
+	uint64_t ret_sp;	/* stack pointer once the call has returned */
 	const struct breakpoint *plt;
 	struct calltext *ct;
 	unsigned long id;	/* identifies the entry line for the output */
@@ -70,7 +70,6 @@ struct task {
 	/* While detaching: it has stopped; the signal to pass on. */
 	bool stopped;
 	int detach_sig;
-	struct task *hnext;
 };
 
 struct process *process_new(pid_t pid);
@@ -79,14 +78,24 @@ void process_free(struct process *p);
 /* The process whose memory and breakpoints P uses. */
 struct process *process_mem(struct process *p);
 struct process *process_first(void);
-/* Forget the mapped objects (after exec). */
-void process_clear_libs(struct process *p);
+/* Forget everything P knew of its image, for a new one after an exec:
+ * the mapped objects, the breakpoints, the ELF image, /proc/PID/mem (now
+ * closed, memfd -1), the bias and the scratch pages.  Changes nothing in
+ * the tracee. */
+void process_reset_image(struct process *p);
 
 struct task *task_new(pid_t tid, struct process *p);
 void task_free(struct task *t);
+/* The task is gone: free it, and its process when it was the last task
+ * of it. */
+void task_drop(struct task *t);
+/* Whether T's calls are printed (not a silent process or thread); T must
+ * belong to a process. */
+bool task_prints(const struct task *t);
 struct task *task_lookup(pid_t tid);
 size_t task_count(void);
-/* Call FN on every task (FN may free the task it is given). */
+/* Call FN on every task, in no particular order (FN may free the task it
+ * is given, and no other). */
 void task_foreach(void (*fn)(struct task *t, void *data), void *data);
 
 struct frame *task_push_frame(struct task *t);

@@ -24,12 +24,6 @@ struct protolib {
 	void *resolve_ctx;
 };
 
-/* hmap_find on a table of a const protolib: lookups do not modify it. */
-static struct hent *find(const struct hmap *m, const char *name)
-{
-	return hmap_find((struct hmap *)m, name, 0);
-}
-
 struct protolib *protolib_new(void)
 {
 	return xcalloc(1, sizeof(struct protolib));
@@ -39,12 +33,10 @@ void protolib_free(struct protolib *pl)
 {
 	if (!pl)
 		return;
-	for (size_t i = 0; i < pl->protos.cap; i++)
-		if (pl->protos.tab[i].used)
-			prototype_free(pl->protos.tab[i].ptr);
-	for (size_t i = 0; i < pl->types.cap; i++)
-		if (pl->types.tab[i].used)
-			free((char *)pl->types.tab[i].skey);
+	for (struct hent *e = NULL; (e = hmap_next(&pl->protos, e));)
+		prototype_free(e->ptr);
+	for (struct hent *e = NULL; (e = hmap_next(&pl->types, e));)
+		free((char *)e->skey);
 	hmap_destroy(&pl->protos);
 	hmap_destroy(&pl->types);
 	free(pl->imports);
@@ -57,7 +49,7 @@ void protolib_free(struct protolib *pl)
 static struct hent *lookup_deep(const struct protolib *pl, const char *name,
 				bool types, unsigned depth)
 {
-	struct hent *e = find(types ? &pl->types : &pl->protos, name);
+	struct hent *e = hmap_find(types ? &pl->types : &pl->protos, name, 0);
 
 	if (e || depth >= IMPORT_DEPTH)
 		return e;
@@ -115,7 +107,7 @@ void protolib_begin_file(struct protolib *pl)
 struct type *protolib_own_type(struct protolib *pl, const char *name,
 			       bool *this_file)
 {
-	struct hent *e = find(&pl->types, name);
+	struct hent *e = hmap_find(&pl->types, name, 0);
 
 	*this_file = e && e->val == pl->gen;
 	return e ? e->ptr : NULL;

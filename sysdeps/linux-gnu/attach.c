@@ -1,5 +1,5 @@
-/* Starting and stopping to trace: launching a program, attaching to a
- * running process (-p), and detaching from everything cleanly. */
+#include "attach.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -9,27 +9,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ptrace.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "adopt.h"
+#include "arch.h"
 #include "backend.h"
 #include "bpt.h"
 #include "elfscan.h"
 #include "error.h"
-#include "linux.h"
-#include "mem.h"
+#include "image.h"
 #include "options.h"
-#include "output.h"
 #include "proc.h"
-#include "xmalloc.h"
+#include "procfs.h"
+#include "scratch.h"
+#include "tracee.h"
 
-#define TRACE_OPTIONS (PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | \
-		       PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | \
-		       PTRACE_O_TRACEEXEC)
+static pid_t launched;
+
+pid_t attach_launched_pid(void)
+{
+	return launched;
+}
 
 /* ---- launching ---- */
 
@@ -67,38 +70,65 @@ static pid_t fork_stopped(const struct options *o, const char *path,
 	return pid;
 }
 
+/* Let the seized child run into its exec; if it ends first, so does the
+ * tracer, with its status. */
+static void run_to_exec(pid_t pid, const char *path)
+{
+	for (;;) {
+		struct tracee_event ev;
+		if (tracee_wait(pid, 0, &ev) != pid)
+			perror_msg_and_die("waitpid");
+		if (ev.kind == TRACEE_EXITED)
+			exit(ev.code);
+		if (ev.kind == TRACEE_KILLED)
+			exit(1);
+		if (ev.kind == TRACEE_EXEC)
+			return;
+		/* ESRCH: the next wait reports its end. */
+		int rc = tracee_cont(pid, 0);
+		if (rc && rc != -ESRCH)
+			error_msg_and_die("'%s' did not start", path);
+	}
+}
+
 /* Seize the stopped child, let it run into its exec, set it up. */
 int backend_launch(const struct options *o, const char *path, char **argv)
 {
-	int st;
 	if (o->user && geteuid() != 0)
 		error_msg_and_die("you must be root to use the -u option");
 	pid_t pid = fork_stopped(o, path, argv);
+	/* Not traced yet: a plain job-control stop. */
+	int st;
 	if (waitpid(pid, &st, WSTOPPED) != pid || !WIFSTOPPED(st))
 		error_msg_and_die("'%s' did not start", path);
-	if (ptrace(PTRACE_SEIZE, pid, 0, TRACE_OPTIONS | PTRACE_O_EXITKILL))
+	int rc = tracee_seize(pid, true);
+	if (rc) {
+		errno = -rc;
 		perror_msg_and_die("PTRACE_SEIZE of %d", (int)pid);
-	kill(pid, SIGCONT);
-	for (;;) {
-		if (waitpid(pid, &st, __WALL) != pid)
-			perror_msg_and_die("waitpid");
-		if (WIFEXITED(st) || WIFSIGNALED(st))
-			exit(WIFEXITED(st) ? WEXITSTATUS(st) : 1);
-		if ((st >> 16) == PTRACE_EVENT_EXEC)
-			break;
-		ptrace(PTRACE_CONT, pid, 0, 0);
 	}
-	trace_main_pid = pid;
+	kill(pid, SIGCONT);
+	run_to_exec(pid, path);
+	launched = pid;
 	struct task *t = task_new(pid, process_new(pid));
-	trace_setup_image(t);
-	trace_resume(t, 0);
+	image_setup(t);
+	tracee_resume(t, 0);
 	return pid;
+}
+
+static bool is_script(const char *path)
+{
+	char magic[2];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool script = fd >= 0 && read(fd, magic, 2) == 2 &&
+		      magic[0] == '#' && magic[1] == '!';
+	if (fd >= 0)
+		close(fd);
+	return script;
 }
 
 int backend_check_program(const char *path)
 {
 	struct stat sb;
-	char err[256];
 	if (stat(path, &sb)) {
 		perror_msg("cannot run '%s'", path);
 		return -1;
@@ -112,16 +142,11 @@ int backend_check_program(const char *path)
 		return -1;
 	}
 	/* A script runs its interpreter: the exec shows what to trace. */
-	char magic[2];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	bool script = fd >= 0 && read(fd, magic, 2) == 2 &&
-		      magic[0] == '#' && magic[1] == '!';
-	if (fd >= 0)
-		close(fd);
-	if (script)
+	if (is_script(path))
 		return 0;
 	struct elf_image img;
 	memset(&img, 0, sizeof(img));
+	char err[256];
 	if (elf_image_read(&img, path, err, sizeof(err)) < 0) {
 		error_msg("cannot trace '%s': %s", path, err);
 		return -1;
@@ -132,24 +157,12 @@ int backend_check_program(const char *path)
 
 /* ---- attaching ---- */
 
-static void read_comm(pid_t pid, char *buf, size_t len)
-{
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, buf, len - 1) : -1;
-	if (fd >= 0)
-		close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-}
-
 static int yama_scope(void)
 {
 	FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "re");
-	int v = 0;
 	if (!f)
 		return 0;
+	int v = 0;
 	if (fscanf(f, "%d", &v) != 1)
 		v = 0;
 	fclose(f);
@@ -159,12 +172,12 @@ static int yama_scope(void)
 /* Say why PTRACE_SEIZE of PID failed with ERR, in one line. */
 static void explain_attach_failure(pid_t pid, int err)
 {
-	char comm[64];
-	long tracer = proc_status_field(pid, "TracerPid", 10);
+	long tracer = procfs_status_field(pid, "TracerPid", 10);
 	if (err == ESRCH) {
 		error_msg("cannot attach to pid %d: No such process", (int)pid);
 	} else if (err == EPERM && tracer > 0) {
-		read_comm((pid_t)tracer, comm, sizeof(comm));
+		char comm[64];
+		procfs_comm((pid_t)tracer, comm, sizeof(comm));
 		error_msg("cannot attach to pid %d: already traced by process "
 			  "%ld (%s)", (int)pid, tracer, comm);
 	} else if (err == EPERM && yama_scope() == 3) {
@@ -184,26 +197,46 @@ static void explain_attach_failure(pid_t pid, int err)
 	}
 }
 
-/* Seize and interrupt TID; wait for its stop.  A signal it stops with
- * first is kept for delivery. */
-static int seize_one(struct process *p, pid_t tid)
+/* Wait for the stop that PTRACE_INTERRUPT asked of T.  A signal it stops
+ * with first is kept for delivery.  Returns 0, or -errno after letting
+ * T go. */
+static int wait_interrupt(struct task *t)
 {
-	if (ptrace(PTRACE_SEIZE, tid, 0, TRACE_OPTIONS))
-		return -errno;
-	ptrace(PTRACE_INTERRUPT, tid, 0, 0);
-	struct task *t = task_new(tid, p);
 	for (;;) {
-		int st;
-		if (waitpid(tid, &st, __WALL) != tid || !WIFSTOPPED(st)) {
-			trace_task_gone(t);
+		struct tracee_event ev;
+		if (tracee_wait(t->tid, 0, &ev) != t->tid ||
+		    tracee_ended(&ev)) {
+			task_drop(t);
 			return -ESRCH;
 		}
-		if ((st >> 16) == PTRACE_EVENT_STOP)
+		if (ev.kind == TRACEE_EVENT_STOP ||
+		    ev.kind == TRACEE_GROUP_STOP)
 			return 0;
-		if ((st >> 16) == 0)
-			task_set_pending_signal(t, WSTOPSIG(st));
-		ptrace(PTRACE_CONT, tid, 0, 0);
+		if (ev.kind == TRACEE_SIGNAL)
+			tracee_set_pending_signal(t, ev.sig);
+		/* ESRCH: the next wait reports its end. */
+		int rc = tracee_cont(t->tid, 0);
+		if (rc && rc != -ESRCH) {
+			tracee_detach(t->tid, 0);
+			task_drop(t);
+			return rc;
+		}
 	}
+}
+
+/* Seize and interrupt TID; wait for its stop. */
+static int seize_one(struct process *p, pid_t tid)
+{
+	int rc = tracee_seize(tid, false);
+	if (rc)
+		return rc;
+	/* ESRCH: the wait reports its end. */
+	rc = tracee_interrupt(tid);
+	if (rc && rc != -ESRCH) {
+		tracee_detach(tid, 0);
+		return rc;
+	}
+	return wait_interrupt(task_new(tid, p));
 }
 
 /* Seize every thread listed in /proc/PID/task until a pass finds none
@@ -211,8 +244,8 @@ static int seize_one(struct process *p, pid_t tid)
 static int seize_threads(struct process *p)
 {
 	char path[64];
-	bool fresh = true;
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)p->pid);
+	bool fresh = true;
 	while (fresh) {
 		fresh = false;
 		DIR *d = opendir(path);
@@ -239,19 +272,19 @@ static void release_one(struct task *t, void *data)
 {
 	if (t->proc != data)
 		return;
-	ptrace(PTRACE_DETACH, t->tid, 0, task_take_pending_signal(t));
-	trace_task_gone(t);
+	tracee_detach(t->tid, tracee_take_pending_signal(t));
+	task_drop(t);
 }
 
 static void resume_one(struct task *t, void *data)
 {
 	if (t->proc == data)
-		trace_resume(t, 0);
+		tracee_resume(t, 0);
 }
 
 int backend_attach(pid_t pid)
 {
-	if (proc_status_field(pid, "Tgid", 10) != pid) {
+	if (procfs_status_field(pid, "Tgid", 10) != pid) {
 		if (kill(pid, 0) && errno == ESRCH)
 			explain_attach_failure(pid, ESRCH);
 		else
@@ -266,7 +299,7 @@ int backend_attach(pid_t pid)
 		task_foreach(release_one, p);
 		return -1;
 	}
-	trace_setup_image(task_lookup(pid));
+	image_setup(task_lookup(pid));
 	task_foreach(resume_one, p);
 	return 0;
 }
@@ -277,8 +310,9 @@ static void interrupt_one(struct task *t, void *data)
 {
 	(void)data;
 	t->stopped = false;
-	t->detach_sig = task_take_pending_signal(t);
-	ptrace(PTRACE_INTERRUPT, t->tid, 0, 0);
+	t->detach_sig = tracee_take_pending_signal(t);
+	/* On failure collect_stops sees the task end, or stops waiting. */
+	(void)tracee_interrupt(t->tid);
 }
 
 /* A new task reported during the detach: a thread of a known process is
@@ -286,62 +320,46 @@ static void interrupt_one(struct task *t, void *data)
  * removed and is let go at once. */
 static void note_new(pid_t tid)
 {
-	struct task *t = task_lookup((pid_t)proc_status_field(tid, "Tgid", 10));
+	pid_t tgid = (pid_t)procfs_status_field(tid, "Tgid", 10);
+	struct task *t = task_lookup(tgid);
 	if (t && t->proc) {
 		t = task_new(tid, t->proc);
 		t->stopped = true;
 		return;
 	}
-	t = task_lookup((pid_t)proc_status_field(tid, "PPid", 10));
+	t = task_lookup((pid_t)procfs_status_field(tid, "PPid", 10));
 	if (t && t->proc)
-		trace_release_fork_child(tid, process_mem(t->proc));
+		adopt_release_fork_child(tid, process_mem(t->proc));
 	else
-		ptrace(PTRACE_DETACH, tid, 0, 0);
+		tracee_detach(tid, 0);
 }
 
-static void note_report(pid_t tid, int st)
+static void note_report(pid_t tid, const struct tracee_event *ev)
 {
 	struct task *t = task_lookup(tid);
 	if (!t) {
-		if (WIFSTOPPED(st))
+		if (!tracee_ended(ev))
 			note_new(tid);
 		return;
 	}
-	if (!WIFSTOPPED(st)) {
-		trace_task_gone(t);
+	if (tracee_ended(ev)) {
+		task_drop(t);
 		return;
 	}
 	t->stopped = true;
-	int event = st >> 16, sig = WSTOPSIG(st);
-	if (event == PTRACE_EVENT_EXEC) {
+	if (ev->kind == TRACEE_EXEC) {
 		/* A new image: nothing of ours is left in it. */
-		bpt_table_destroy(&t->proc->bpts);
-		bpt_table_init(&t->proc->bpts);
-		t->proc->nscratch = 0;
-	} else if (event == 0 && sig != SIGTRAP && !t->detach_sig) {
-		t->detach_sig = sig;
+		process_reset_image(t->proc);
+	} else if (ev->kind == TRACEE_SIGNAL && ev->sig != SIGTRAP &&
+		   !t->detach_sig) {
+		t->detach_sig = ev->sig;
 	}
-}
-
-static char proc_state(pid_t tid)
-{
-	char path[64], buf[256];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	char *paren = strrchr(buf, ')');
-	return paren && paren[1] ? paren[2] : 0;
 }
 
 static void check_stopped(struct task *t, void *data)
 {
 	int *left = data;
-	if (!t->stopped && proc_state(t->tid) == 't')
+	if (!t->stopped && procfs_state(t->tid) == 't')
 		t->stopped = true;
 	if (!t->stopped)
 		(*left)++;
@@ -353,10 +371,10 @@ static void check_stopped(struct task *t, void *data)
 static void collect_stops(void)
 {
 	for (int tries = 0; tries < 2000; tries++) {
-		int st;
-		pid_t tid = waitpid(-1, &st, __WALL | WNOHANG);
+		struct tracee_event ev;
+		pid_t tid = tracee_wait(-1, WNOHANG, &ev);
 		if (tid > 0) {
-			note_report(tid, st);
+			note_report(tid, &ev);
 			continue;
 		}
 		int left = 0;
@@ -368,19 +386,10 @@ static void collect_stops(void)
 	}
 }
 
-static bool in_scratch(const struct process *p, uint64_t ip)
-{
-	for (size_t i = 0; i < p->nscratch; i++)
-		if (ip >= p->scratch[i].base &&
-		    ip < p->scratch[i].base + p->scratch[i].size)
-			return true;
-	return false;
-}
-
 /* True when TID has SIGTRAP pending (SigPnd of /proc/TID/status). */
 static bool trap_pending(pid_t tid)
 {
-	unsigned long mask = proc_status_field(tid, "SigPnd", 16);
+	unsigned long mask = procfs_status_field(tid, "SigPnd", 16);
 	return mask != (unsigned long)-1 && (mask & (1UL << (SIGTRAP - 1)));
 }
 
@@ -390,13 +399,12 @@ static bool trap_pending(pid_t tid)
  * it there: the detach discards the signal. */
 static void drop_pending_trap(struct task *t)
 {
-	if (!trap_pending(t->tid))
+	if (!trap_pending(t->tid) || tracee_cont(t->tid, 0))
 		return;
-	int st;
-	if (ptrace(PTRACE_CONT, t->tid, 0, 0) == 0 &&
-	    waitpid(t->tid, &st, __WALL) == t->tid && WIFSTOPPED(st) &&
-	    WSTOPSIG(st) != SIGTRAP && (st >> 16) == 0 && !t->detach_sig)
-		t->detach_sig = WSTOPSIG(st);
+	struct tracee_event ev;
+	if (tracee_wait(t->tid, 0, &ev) == t->tid &&
+	    ev.kind == TRACEE_SIGNAL && ev.sig != SIGTRAP && !t->detach_sig)
+		t->detach_sig = ev.sig;
 }
 
 /* Leave the task at a valid instruction of its own code: back onto the
@@ -405,20 +413,21 @@ static void drop_pending_trap(struct task *t)
 static void rewind_one(struct task *t, void *data)
 {
 	(void)data;
-	struct process *p = process_mem(t->proc);
 	struct arch_regs r;
-	if (!t->stopped || trace_get_regs(t->tid, &r))
+	if (!t->stopped || !t->proc || tracee_get_regs(t->tid, &r))
 		return;
+	struct process *p = process_mem(t->proc);
 	uint64_t at = arch_ip(&r) - ARCH_DECR_PC_AFTER_BREAK;
 	struct breakpoint *b = bpt_lookup(&p->bpts, at);
 	if (b && b->inserted) {
 		arch_set_ip(&r, at);
-		trace_set_regs(t->tid, &r);
+		if (tracee_set_regs(t->tid, &r))
+			return;
 		drop_pending_trap(t);
 	}
-	for (int i = 0; i < 64 && in_scratch(p, arch_ip(&r)); i++) {
-		if (ptrace(PTRACE_SINGLESTEP, t->tid, 0, 0) ||
-		    trace_wait_trap(t) || trace_get_regs(t->tid, &r))
+	for (int i = 0; i < 64 && scratch_contains(p, arch_ip(&r)); i++) {
+		if (tracee_step(t->tid) || tracee_wait_trap(t) ||
+		    tracee_get_regs(t->tid, &r))
 			break;
 	}
 }
@@ -437,39 +446,32 @@ static void find_stopped(struct task *t, void *data)
 }
 
 /* Put back every byte we changed in P's memory and unmap its scratch
- * pages, with a system call run from the bytes at a stopped thread's IP
+ * pages, with system calls run from the bytes at a stopped thread's IP
  * (the scratch page itself is going away). */
 static void restore_process(struct process *p)
 {
 	if (p->vfork_parent || p->memfd < 0)
 		return;
-	trace_restore_bytes(&p->bpts, p->memfd);
+	image_restore_bytes(&p->bpts, p->memfd);
 	struct find f = { p, NULL };
 	task_foreach(find_stopped, &f);
-	struct task *t = f.found;
 	struct arch_regs r;
-	if (!t || trace_get_regs(t->tid, &r))
+	if (!f.found || tracee_get_regs(f.found->tid, &r))
 		return;
-	p->syscall_insn = 0;
-	for (size_t i = 0; i < p->nscratch; i++) {
-		long args[6] = { (long)p->scratch[i].base,
-				 (long)p->scratch[i].size, 0, 0, 0, 0 };
-		long ret;
-		inject_syscall(t, &r, SYS_munmap, args, &ret);
-	}
-	p->nscratch = 0;
-	trace_set_regs(t->tid, &r);
+	scratch_unmap(f.found, &r);
+	/* Reported if unexpected; the detach follows either way. */
+	(void)tracee_set_regs(f.found->tid, &r);
 }
 
 static void detach_one(struct task *t, void *data)
 {
 	(void)data;
-	int sig = t->detach_sig ? t->detach_sig : task_take_pending_signal(t);
-	ptrace(PTRACE_DETACH, t->tid, 0, sig);
-	trace_task_gone(t);
+	int sig = t->detach_sig ? t->detach_sig : tracee_take_pending_signal(t);
+	tracee_detach(t->tid, sig);
+	task_drop(t);
 }
 
-void trace_detach_all(void)
+void attach_detach_all(void)
 {
 	task_foreach(interrupt_one, NULL);
 	collect_stops();
@@ -481,5 +483,5 @@ void trace_detach_all(void)
 
 void backend_cleanup(void)
 {
-	trace_detach_all();
+	attach_detach_all();
 }

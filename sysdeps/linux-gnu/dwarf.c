@@ -218,11 +218,9 @@ static void file_open(struct dfile *f)
 
 static void file_free(struct dfile *f)
 {
-	for (size_t i = 0; i < f->protos.cap; i++) {
-		if (!f->protos.tab[i].used)
-			continue;
-		prototype_free(f->protos.tab[i].ptr);
-		free((char *)f->protos.tab[i].skey);
+	for (struct hent *e = NULL; (e = hmap_next(&f->protos, e));) {
+		prototype_free(e->ptr);
+		free((char *)e->skey);
 	}
 	hmap_destroy(&f->protos);
 	hmap_destroy(&f->names);

@@ -82,7 +82,8 @@ static size_t peek_read(uint64_t addr, void *buf, size_t len)
  * available or refuses with EACCES/EPERM. */
 static size_t raw_read(uint64_t addr, void *buf, size_t len)
 {
-	struct iovec l = { buf, len }, r = { (void *)addr, len };
+	struct iovec l = { buf, len };
+	struct iovec r = { (void *)addr, len };
 	mem.syscalls++;
 	ssize_t n = process_vm_readv(mem.pid, &l, 1, &r, 1, 0);
 	if (n == (ssize_t)len)
@@ -214,9 +215,9 @@ void mem_prefetch(const uint64_t *addrs, size_t n)
 	enum { BATCH = 1024 };
 	static struct iovec l[BATCH], r[BATCH];
 	static struct page *pg[BATCH];
-	size_t k = 0;
 	if (!mem.pages)
 		mem.pages = xmalloc(NPAGES * sizeof(*mem.pages));
+	size_t k = 0;
 	for (size_t i = 0; i < n && k < BATCH && mem.used < NPAGES; i++) {
 		uint64_t pa = addrs[i] & ~(PAGE - 1);
 		if (addrs[i] < PAGE || find_page(pa))

@@ -2,12 +2,13 @@
  *
  * Reads use process_vm_readv; a page it refuses is tried through
  * /proc/PID/mem (which also reads PROT_NONE pages), then through
- * PTRACE_PEEKDATA on aligned words when the file cannot be used.  Reads are served
- * from a cache of whole pages that lives for one stop: mem_reset drops it
- * before the tracee resumes.  mem_prefetch fills the cache for several
- * pages with one process_vm_readv.  Errors are sorted as the kernel
- * reports them: a gone tracee (ESRCH) and unreadable memory (EFAULT, EIO)
- * are silent and read as short; anything else is reported once. */
+ * PTRACE_PEEKDATA on aligned words when the file cannot be used.  Reads
+ * are served from a cache of whole pages that lives for one stop:
+ * mem_reset drops it before the tracee resumes.  mem_prefetch fills the
+ * cache for several pages with one process_vm_readv.  Errors are sorted
+ * as the kernel reports them: a gone tracee (ESRCH) and unreadable memory
+ * (EFAULT, EIO, ENOMEM) are silent and read as short; anything else is
+ * reported once. */
 #ifndef LTRACE_MEM_H
 #define LTRACE_MEM_H
 

@@ -17,13 +17,14 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "linux.h"
+#include "warm.h"
 
 #define WARM_NS 2000000ULL
 

@@ -37,9 +37,26 @@ static inline uint64_t arch_sp(const struct arch_regs *a)
 	return a->r.rsp;
 }
 
-static inline void arch_set_sp(struct arch_regs *a, uint64_t sp)
+/* At the first instruction of a called function: the address of the
+ * stack slot that holds the return address ("call" pushed it at [rsp]). */
+static inline uint64_t arch_return_slot(const struct arch_regs *a)
 {
-	a->r.rsp = sp;
+	return a->r.rsp;
+}
+
+/* At the first instruction of a called function: the stack pointer the
+ * caller has once the function has returned ("ret" pops the address). */
+static inline uint64_t arch_sp_after_return(const struct arch_regs *a)
+{
+	return a->r.rsp + sizeof(uint64_t);
+}
+
+/* Make room for a return address as "call" does; returns the slot to
+ * write it to. */
+static inline uint64_t arch_push_return(struct arch_regs *a)
+{
+	a->r.rsp -= sizeof(uint64_t);
+	return a->r.rsp;
 }
 
 /* The first N integer argument registers, for prefetching what they

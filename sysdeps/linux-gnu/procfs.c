@@ -1,5 +1,7 @@
-/* What /proc says of a process: its status fields, and the objects mapped
- * into it (for prototype lookup). */
+#include "procfs.h"
+
+#include <elf.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,19 +9,19 @@
 #include <unistd.h>
 
 #include "elfscan.h"
-#include "linux.h"
 #include "proc.h"
 #include "xmalloc.h"
 
-long proc_status_field(pid_t pid, const char *key, int base)
+long procfs_status_field(pid_t pid, const char *key, int base)
 {
-	char path[64], line[256];
-	size_t klen = strlen(key);
-	long v = -1;
+	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
 	FILE *f = fopen(path, "re");
 	if (!f)
 		return -1;
+	size_t klen = strlen(key);
+	long v = -1;
+	char line[256];
 	while (fgets(line, sizeof(line), f))
 		if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
 			v = (long)strtoul(line + klen + 1, NULL, base);
@@ -27,6 +29,52 @@ long proc_status_field(pid_t pid, const char *key, int base)
 		}
 	fclose(f);
 	return v;
+}
+
+/* Read up to LEN - 1 bytes of the /proc file of PID named NAME into BUF,
+ * NUL-terminated; returns the bytes read, 0 if none. */
+static size_t read_file(pid_t pid, const char *name, char *buf, size_t len)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, len - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return n > 0 ? (size_t)n : 0;
+}
+
+char procfs_state(pid_t tid)
+{
+	char buf[256];
+	if (!read_file(tid, "stat", buf, sizeof(buf)))
+		return 0;
+	/* The state follows the command name, which may hold ')'. */
+	char *paren = strrchr(buf, ')');
+	return paren && paren[1] ? paren[2] : 0;
+}
+
+void procfs_comm(pid_t pid, char *buf, size_t len)
+{
+	read_file(pid, "comm", buf, len);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+uint64_t procfs_entry(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	Elf64_auxv_t av[64];
+	ssize_t n = read(fd, av, sizeof(av));
+	close(fd);
+	for (ssize_t i = 0; i < n / (ssize_t)sizeof(av[0]); i++)
+		if (av[i].a_type == AT_ENTRY)
+			return av[i].a_un.a_val;
+	return 0;
 }
 
 static bool known(const struct process *p, const char *path)
@@ -52,8 +100,8 @@ static void add(struct process *p, const char *path, const char *name)
 static void add_library(struct process *p, const char *path)
 {
 	struct elf_image img;
-	char err[128];
 	memset(&img, 0, sizeof(img));
+	char err[128];
 	if (elf_image_read(&img, path, err, sizeof(err)) < 0)
 		return;
 	const char *base = strrchr(path, '/');
@@ -61,9 +109,10 @@ static void add_library(struct process *p, const char *path)
 	elf_image_destroy(&img);
 }
 
-int process_read_libs(struct process *p)
+int procfs_read_libs(struct process *p)
 {
-	char path[64], line[PATH_MAX + 128], exe[PATH_MAX];
+	char path[64];
+	char exe[PATH_MAX];
 	snprintf(path, sizeof(path), "/proc/%d/exe", (int)p->pid);
 	ssize_t n = readlink(path, exe, sizeof(exe) - 1);
 	if (n > 0 && !p->nlibs) {
@@ -75,8 +124,10 @@ int process_read_libs(struct process *p)
 	FILE *f = fopen(path, "re");
 	if (!f)
 		return -1;
+	char line[PATH_MAX + 128];
 	while (fgets(line, sizeof(line), f)) {
-		char perms[8], *file = strchr(line, '/');
+		char perms[8];
+		char *file = strchr(line, '/');
 		if (!file || sscanf(line, "%*s %7s", perms) != 1 ||
 		    perms[2] != 'x')
 			continue;

@@ -1,0 +1,328 @@
+/* The event loop, on top of the Linux backend: wait for a report, decode
+ * it (tracee_decode) and act on it: breakpoint hits, signals, new tasks,
+ * execs, exits; and the termination signals that make the tracer
+ * detach.  It implements backend_init and backend_run of backend.h.
+ *
+ * The per-call budget (DESIGN.md, "The per-call budget"): a traced call
+ * costs two stops.  At the call stub: GETREGS, one gathered read, SETREGS
+ * (the stub's GOT jump emulated), CONT.  At the return: GETREGS, SETREGS
+ * (into the displaced copy), CONT. */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adopt.h"
+#include "arch.h"
+#include "attach.h"
+#include "backend.h"
+#include "bpt.h"
+#include "callsite.h"
+#include "calls.h"
+#include "dwarfproto.h"
+#include "error.h"
+#include "mem.h"
+#include "memsrc.h"
+#include "options.h"
+#include "output.h"
+#include "proc.h"
+#include "procfs.h"
+#include "protoset.h"
+#include "retbp.h"
+#include "tracee.h"
+#include "warm.h"
+
+static const struct options *opts;
+static struct protoset *protos;
+static struct dwarf_protos *dwarf;
+static int main_status = -1;	/* tracer exit status once known */
+
+/* ---- the stop context: registers, lazily the FP registers ---- */
+
+struct stop {
+	struct callsite cs;
+	struct arch_regs regs;
+	struct arch_fpregs fp;
+	int fp_state;		/* 0 not read, 1 read, -1 failed */
+	pid_t tid;
+};
+
+static const void *stop_fpregs(struct callsite *cs)
+{
+	struct stop *s = (struct stop *)cs;
+	if (!s->fp_state)
+		s->fp_state = tracee_get_fpregs(s->tid, &s->fp) ? -1 : 1;
+	return s->fp_state > 0 ? &s->fp.f : NULL;
+}
+
+static void stop_init(struct stop *s, struct task *t, bool at_entry)
+{
+	struct process *p = process_mem(t->proc);
+	s->cs.mem = mem_bind(p->pid, p->memfd);
+	s->cs.regs = &s->regs.r;
+	s->cs.fpregs = stop_fpregs;
+	s->cs.at_entry = at_entry;
+	s->fp_state = 0;
+	s->tid = t->tid;
+}
+
+/* ---- breakpoint hits ---- */
+
+/* Prototype files first; then the DWARF of the mapped objects: the
+ * libraries, which define what the program calls, before the program,
+ * whose DWARF only declares it. */
+static const struct prototype *lookup_in(struct process *p, const char *name)
+{
+	const struct prototype *pr = protoset_lookup(
+		protos, name, (const char *const *)p->lib_names, p->nlibs);
+	for (size_t i = 1; i <= p->nlibs && !pr; i++)
+		pr = dwarf_lookup(dwarf, p->lib_paths[i % p->nlibs], name);
+	return pr;
+}
+
+/* The prototype of B's function, looked up at its first call, when the
+ * libraries are mapped.  A miss reads the mappings again (a dlopen may
+ * have brought the library that describes it). */
+static const struct prototype *resolve_proto(struct task *t,
+					     struct breakpoint *b)
+{
+	if (b->proto_done)
+		return b->proto;
+	struct process *p = process_mem(t->proc);
+	size_t known = p->nlibs;
+	if (!known)
+		procfs_read_libs(p);
+	b->proto = lookup_in(p, b->name);
+	if (!b->proto && known) {
+		procfs_read_libs(p);
+		if (p->nlibs != known)
+			b->proto = lookup_in(p, b->name);
+	}
+	b->proto_done = true;
+	return b->proto;
+}
+
+static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
+{
+	uint64_t slot = arch_return_slot(&s->regs);
+	uint64_t ret = 0;
+	uint64_t target = 0;
+	uint64_t pf[2 + 6] = { slot, b->got };
+	unsigned n = 2 + arch_int_args(&s->regs, pf + 2);
+	mem_prefetch(pf, n);
+	if (memsrc_read(s->cs.mem, slot, &ret, sizeof(ret)) != sizeof(ret) ||
+	    memsrc_read(s->cs.mem, b->got, &target, sizeof(target)) !=
+		    sizeof(target)) {
+		/* Cannot emulate the jump: run the stub itself. */
+		retbp_step_in_place(t, b, &s->regs);
+		return;
+	}
+	resolve_proto(t, b);
+	call_entry(t, b, &s->cs, ret, arch_sp_after_return(&s->regs),
+		   task_prints(t));
+	retbp_ensure(t, s->cs.mem, &s->regs, ret);
+	/* Emulate the stub's "jmp *GOT(%rip)".  A failure is reported
+	 * unless the task is gone; it is resumed either way. */
+	arch_set_ip(&s->regs, target);
+	(void)tracee_set_regs(t->tid, &s->regs);
+}
+
+static void on_return(struct task *t, struct breakpoint *b, struct stop *s)
+{
+	long i = call_match(t, b->addr, arch_sp(&s->regs));
+	if (i >= 0) {
+		s->cs.at_entry = false;
+		call_return(t, i, &s->cs, task_prints(t));
+	}
+	retbp_run_displaced(t, b, &s->regs);
+}
+
+/* A SIGTRAP stop: ours if the IP is just past one of our int3s. */
+static bool on_trap(struct task *t)
+{
+	struct stop s;
+	stop_init(&s, t, true);
+	if (tracee_get_regs(t->tid, &s.regs))
+		return true;
+	uint64_t at = arch_ip(&s.regs) - ARCH_DECR_PC_AFTER_BREAK;
+	struct breakpoint *b = bpt_lookup(&process_mem(t->proc)->bpts, at);
+	if (!b || !b->inserted)
+		return false;
+	arch_set_ip(&s.regs, at);
+	if (b->kind == BPT_PLT)
+		on_plt(t, b, &s);
+	else
+		on_return(t, b, &s);
+	return true;
+}
+
+/* ---- signals and status lines ---- */
+
+static const char *signame(int sig)
+{
+	static char buf[16];
+	const char *n = sigabbrev_np(sig);
+	if (n) {
+		snprintf(buf, sizeof(buf), "SIG%s", n);
+		return buf;
+	}
+	snprintf(buf, sizeof(buf), "SIG%d", sig);
+	return buf;
+}
+
+static void on_signal(struct task *t, int sig)
+{
+	if (task_prints(t) && !opts->no_signals)
+		output_line(t->tid, "--- %s (%s) ---", signame(sig),
+			    strsignal(sig));
+	tracee_resume(t, sig);
+}
+
+static void on_exit_status(struct task *t, const struct tracee_event *ev)
+{
+	bool leader = t->proc && t->tid == t->proc->pid;
+	if ((leader || opts->follow) && t->proc && task_prints(t)) {
+		if (ev->kind == TRACEE_EXITED)
+			output_line(t->tid, "+++ exited (status %d) +++",
+				    ev->code);
+		else
+			output_line(t->tid, "+++ killed by %s +++",
+				    signame(ev->sig));
+	}
+	if (t->tid == attach_launched_pid())
+		main_status = ev->kind == TRACEE_EXITED ? ev->code
+							: 128 + ev->sig;
+	task_drop(t);
+}
+
+/* ---- decode and dispatch ---- */
+
+static void on_stop(struct task *t, const struct tracee_event *ev)
+{
+	switch (ev->kind) {
+	case TRACEE_SIGNAL:
+		if (ev->sig == SIGTRAP && on_trap(t))
+			tracee_resume(t, 0);
+		else
+			on_signal(t, ev->sig);
+		break;
+	case TRACEE_CLONE:
+	case TRACEE_FORK:
+	case TRACEE_VFORK:
+		adopt_child(t, ev->kind, opts);
+		tracee_resume(t, 0);
+		break;
+	case TRACEE_EXEC:
+		adopt_exec(t, opts);
+		break;
+	case TRACEE_GROUP_STOP:
+		tracee_listen(t->tid);
+		break;
+	default:
+		tracee_resume(t, 0);
+	}
+}
+
+/* A stop from a tid we do not know yet: a new clone whose parent's event
+ * has not been seen.  It waits, stopped, for the parent's report. */
+static void on_orphan(pid_t tid)
+{
+	struct task *t = task_new(tid, NULL);
+	t->orphan = true;
+}
+
+static void dispatch(pid_t tid, const struct tracee_event *ev)
+{
+	struct task *t = task_lookup(tid);
+	if (!t) {
+		if (!tracee_ended(ev))
+			on_orphan(tid);
+		return;
+	}
+	if (tracee_ended(ev)) {
+		on_exit_status(t, ev);
+		return;
+	}
+	if (!t->proc)
+		return;
+	mem_reset();
+	on_stop(t, ev);
+}
+
+void backend_init(const struct options *o, struct protoset *ps)
+{
+	opts = o;
+	protos = ps;
+	dwarf = dwarf_protos_new();
+	calls_init(o);
+}
+
+/* ---- the loop, and the termination signals ---- */
+
+/* The termination signals make the tracer detach cleanly.  The handler
+ * jumps out of a blocked waitpid (it runs in the main thread: the warm
+ * thread blocks every signal); a report waitpid consumed just before the
+ * jump is recovered by attach_detach_all from /proc. */
+static sigjmp_buf wait_env;
+static volatile sig_atomic_t in_wait, stop_sig;
+
+static void on_term_signal(int sig)
+{
+	stop_sig = sig;
+	if (in_wait) {
+		in_wait = 0;
+		siglongjmp(wait_env, 1);
+	}
+}
+
+static void catch_term_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_term_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* The next report, or -1 when a termination signal came or no tracee is
+ * left. */
+static pid_t wait_any(struct tracee_event *ev)
+{
+	pid_t tid = -1;
+	if (sigsetjmp(wait_env, 0) == 0) {
+		in_wait = 1;
+		if (!stop_sig)
+			tid = tracee_wait(-1, 0, ev);
+		in_wait = 0;
+	}
+	return tid;
+}
+
+int backend_run(void)
+{
+	catch_term_signals();
+	warm_start();
+	while (task_count() > 0 && !stop_sig) {
+		output_sync();
+		struct tracee_event ev;
+		pid_t tid = wait_any(&ev);
+		if (tid < 0)
+			break;
+		warm_tick();
+		dispatch(tid, &ev);
+	}
+	warm_stop();
+	if (stop_sig)
+		attach_detach_all();
+	output_flush();
+	dwarf_protos_free(dwarf);
+	dwarf = NULL;
+	if (retbp_singlesteps() && getenv("LTRACE_DEBUG_STEPS"))
+		error_msg("%lu single steps", retbp_singlesteps());
+	if (stop_sig)
+		return 128 + stop_sig;
+	return main_status < 0 ? 0 : main_status;
+}

@@ -1,0 +1,105 @@
+#include "retbp.h"
+
+#include <string.h>
+
+#include "arch.h"
+#include "bpt.h"
+#include "displace.h"
+#include "mem.h"
+#include "memsrc.h"
+#include "proc.h"
+#include "scratch.h"
+#include "tracee.h"
+
+static const uint8_t int3 = ARCH_BREAKPOINT;
+static unsigned long singlesteps;
+
+/* Read the original bytes at ADDR, undoing our own int3s in them. */
+static void read_code(struct process *p, struct memsrc *m, uint64_t addr,
+		      uint8_t *buf, size_t len)
+{
+	size_t n = memsrc_read(m, addr, buf, len);
+	memset(buf + n, 0, len - n);
+	for (size_t i = 0; i < n; i++) {
+		struct breakpoint *b = bpt_lookup(&p->bpts, addr + i);
+		if (b && b->inserted)
+			buf[i] = b->orig;
+	}
+}
+
+/* Write B's copy of the instruction into its scratch SLOT; the plan
+ * falls back to a single step if that fails. */
+static void place_copy(struct process *p, struct breakpoint *b, uint64_t slot)
+{
+	if (mem_write(p->memfd, slot, b->plan.code, b->plan.code_len)) {
+		b->plan.kind = DISPLACE_STEP;
+		return;
+	}
+	b->slot = slot;
+}
+
+void retbp_ensure(struct task *t, struct memsrc *m,
+		  const struct arch_regs *regs, uint64_t ret)
+{
+	struct process *p = process_mem(t->proc);
+	if (bpt_lookup(&p->bpts, ret))
+		return;
+	uint8_t code[ARCH_MAX_INSN + 1];
+	read_code(p, m, ret, code, sizeof(code));
+	uint64_t slot = scratch_slot(t, regs, ret);
+	struct breakpoint *b = bpt_add(&p->bpts, ret, BPT_RETURN);
+	if (!slot || displace_plan(code, sizeof(code), ret, slot, &b->plan))
+		b->plan.kind = DISPLACE_STEP;
+	if (b->plan.kind == DISPLACE_COPY)
+		place_copy(p, b, slot);
+	b->orig = code[0];
+	b->inserted = mem_write(p->memfd, ret, &int3, 1) == 0;
+}
+
+/* Memory writes here fail only when the process is gone, which the event
+ * loop learns from waitpid: their results are not checked. */
+void retbp_step_in_place(struct task *t, struct breakpoint *b,
+			 struct arch_regs *regs)
+{
+	struct process *p = process_mem(t->proc);
+	singlesteps++;
+	(void)mem_write(p->memfd, b->addr, &b->orig, 1);
+	arch_set_ip(regs, b->addr);
+	/* A failed wait leaves the task gone or stopped where the loop's
+	 * next report says: the int3 goes back either way. */
+	if (tracee_set_regs(t->tid, regs) == 0 && tracee_step(t->tid) == 0)
+		(void)tracee_wait_trap(t);
+	(void)mem_write(p->memfd, b->addr, &int3, 1);
+}
+
+void retbp_run_displaced(struct task *t, struct breakpoint *b,
+			 struct arch_regs *regs)
+{
+	struct process *p = process_mem(t->proc);
+	switch (b->plan.kind) {
+	case DISPLACE_COPY:
+		arch_set_ip(regs, b->slot);
+		break;
+	case DISPLACE_JUMP:
+		arch_set_ip(regs, b->plan.target);
+		break;
+	case DISPLACE_CALL: {
+		uint64_t slot = arch_push_return(regs);
+		(void)mem_write(p->memfd, slot, &b->plan.ret_addr,
+				sizeof(b->plan.ret_addr));
+		arch_set_ip(regs, b->plan.target);
+		break;
+	}
+	case DISPLACE_STEP:
+		retbp_step_in_place(t, b, regs);
+		return;
+	}
+	/* A failure is reported (unless the task is gone); the loop resumes
+	 * the task either way. */
+	(void)tracee_set_regs(t->tid, regs);
+}
+
+unsigned long retbp_singlesteps(void)
+{
+	return singlesteps;
+}

@@ -1,0 +1,31 @@
+/* Return breakpoints and displaced runs: an int3 at the return address of
+ * every traced call, with a plan (displace.h) for running the instruction
+ * under it without lifting the breakpoint, and the counted last resort of
+ * single-stepping an instruction in place. */
+#ifndef LTRACE_RETBP_H
+#define LTRACE_RETBP_H
+
+#include <stdint.h>
+
+#include "forward.h"
+
+struct arch_regs;
+
+/* Make sure RET, in T's address space, has a return breakpoint: read the
+ * original instruction through M, plan its displaced run (mapping
+ * scratch memory if needed; T's registers are REGS, which the caller
+ * sets back afterwards) and insert the int3. */
+void retbp_ensure(struct task *t, struct memsrc *m,
+		  const struct arch_regs *regs, uint64_t ret);
+/* T is stopped on return breakpoint B with registers REGS (IP at B):
+ * move it past B's instruction as its plan says, and set its registers. */
+void retbp_run_displaced(struct task *t, struct breakpoint *b,
+			 struct arch_regs *regs);
+/* T is stopped on breakpoint B (of any kind) with registers REGS: lift
+ * B, single-step the original instruction, put B back. */
+void retbp_step_in_place(struct task *t, struct breakpoint *b,
+			 struct arch_regs *regs);
+/* Single steps done so far (the budget expects none). */
+unsigned long retbp_singlesteps(void);
+
+#endif

@@ -1,0 +1,290 @@
+/* Ptrace primitives on one tracee: the requests, the one decoder of wait
+ * statuses, waiting for a trap, pending signals, /proc/PID/mem and
+ * injected system calls.
+ *
+ * Failed ptrace calls.  A request fails with ESRCH when its tracee is
+ * gone or not in a ptrace-stop; as requests are made of stopped tracees
+ * only (PTRACE_INTERRUPT aside), that means it exited or was killed
+ * (SIGKILL, or the exit_group or execve of another thread).  The event
+ * loop learns that from waitpid, which reports the end, so ESRCH is
+ * never reported: the caller stops working on that task and leaves it
+ * to the report of its end.  Any other failure is
+ * unexpected (a bug of ours, or a kernel that differs): the request's
+ * wrapper here reports it once, with perror_msg naming the request and
+ * the tid, and returns -errno as for ESRCH; the caller does not report
+ * it again, and leaves the task in a state the loop still handles (known
+ * and stopped, or dropped if it was being let go).  A result is ignored
+ * only where nothing after depends on it: tracee_resume, tracee_listen
+ * and tracee_detach return nothing for that reason, and any other place
+ * says why, with a (void) cast.  waitpid is retried on EINTR; its other
+ * failure, ECHILD, means no tracee is left.  A wait for one tracee
+ * (tracee_wait_trap) that sees its end returns -ESRCH as well; that end
+ * is consumed, so the task stays in the table until the tracer detaches
+ * or exits. */
+#include "tracee.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "arch.h"
+#include "error.h"
+#include "mem.h"
+#include "proc.h"
+#include "xmalloc.h"
+
+#define TRACE_OPTIONS                                                       \
+	(PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | \
+	 PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC)
+
+/* ---- requests ---- */
+
+/* One ptrace request, with the policy above: 0, or -errno after
+ * reporting anything but ESRCH. */
+static int request(int req, const char *name, pid_t tid, void *addr, void *data)
+{
+	if (ptrace(req, tid, addr, data) != -1)
+		return 0;
+	int err = errno;
+	if (err != ESRCH)
+		perror_msg("%s of %d", name, (int)tid);
+	return -err;
+}
+
+#define REQUEST(req, tid, addr, data) \
+	request(req, #req, tid, (void *)(addr), (void *)(data))
+
+int tracee_seize(pid_t tid, bool exitkill)
+{
+	long opts = TRACE_OPTIONS | (exitkill ? PTRACE_O_EXITKILL : 0);
+	return ptrace(PTRACE_SEIZE, tid, 0, opts) ? -errno : 0;
+}
+
+int tracee_interrupt(pid_t tid)
+{
+	return REQUEST(PTRACE_INTERRUPT, tid, 0, 0);
+}
+
+int tracee_cont(pid_t tid, int sig)
+{
+	return REQUEST(PTRACE_CONT, tid, 0, (long)sig);
+}
+
+int tracee_step(pid_t tid)
+{
+	return REQUEST(PTRACE_SINGLESTEP, tid, 0, 0);
+}
+
+void tracee_resume(struct task *t, int sig)
+{
+	if (!sig)
+		sig = tracee_take_pending_signal(t);
+	(void)tracee_cont(t->tid, sig);
+}
+
+void tracee_listen(pid_t tid)
+{
+	(void)REQUEST(PTRACE_LISTEN, tid, 0, 0);
+}
+
+void tracee_detach(pid_t tid, int sig)
+{
+	(void)REQUEST(PTRACE_DETACH, tid, 0, (long)sig);
+}
+
+int tracee_event_msg(pid_t tid, unsigned long *msg)
+{
+	return REQUEST(PTRACE_GETEVENTMSG, tid, 0, msg);
+}
+
+int tracee_get_regs(pid_t tid, struct arch_regs *r)
+{
+	return REQUEST(PTRACE_GETREGS, tid, 0, &r->r);
+}
+
+int tracee_set_regs(pid_t tid, const struct arch_regs *r)
+{
+	return REQUEST(PTRACE_SETREGS, tid, 0, &r->r);
+}
+
+int tracee_get_fpregs(pid_t tid, struct arch_fpregs *f)
+{
+	return REQUEST(PTRACE_GETFPREGS, tid, 0, &f->f);
+}
+
+/* ---- wait statuses ---- */
+
+static enum tracee_event_kind stop_kind(int event, int sig)
+{
+	switch (event) {
+	case 0:
+		return sig == (SIGTRAP | 0x80) ? TRACEE_SYSCALL : TRACEE_SIGNAL;
+	case PTRACE_EVENT_CLONE:
+		return TRACEE_CLONE;
+	case PTRACE_EVENT_FORK:
+		return TRACEE_FORK;
+	case PTRACE_EVENT_VFORK:
+		return TRACEE_VFORK;
+	case PTRACE_EVENT_EXEC:
+		return TRACEE_EXEC;
+	case PTRACE_EVENT_STOP:
+		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||
+		    sig == SIGTTOU)
+			return TRACEE_GROUP_STOP;
+		return TRACEE_EVENT_STOP;
+	default:
+		return TRACEE_OTHER_EVENT;
+	}
+}
+
+/* A seized tracee's stop status holds the ptrace event in bits 16-23
+ * and the signal in bits 8-15 (SIGTRAP | 0x80 for a syscall-stop with
+ * PTRACE_O_TRACESYSGOOD). */
+struct tracee_event tracee_decode(int status)
+{
+	struct tracee_event ev = { 0 };
+	if (WIFEXITED(status)) {
+		ev.kind = TRACEE_EXITED;
+		ev.code = WEXITSTATUS(status);
+	} else if (WIFSIGNALED(status)) {
+		ev.kind = TRACEE_KILLED;
+		ev.sig = WTERMSIG(status);
+	} else {
+		ev.sig = WSTOPSIG(status);
+		ev.kind = stop_kind(status >> 16, ev.sig);
+	}
+	return ev;
+}
+
+pid_t tracee_wait(pid_t tid, int flags, struct tracee_event *ev)
+{
+	int st = 0;
+	pid_t r;
+	do
+		r = waitpid(tid, &st, __WALL | flags);
+	while (r < 0 && errno == EINTR);
+	/* Without a report, *EV is still defined (and says nothing). */
+	*ev = tracee_decode(r > 0 ? st : 0);
+	return r < 0 ? -errno : r;
+}
+
+int tracee_wait_trap(struct task *t)
+{
+	for (;;) {
+		struct tracee_event ev;
+		if (tracee_wait(t->tid, 0, &ev) < 0 || tracee_ended(&ev))
+			return -ESRCH;
+		if (ev.kind == TRACEE_SIGNAL && ev.sig == SIGTRAP)
+			return 0;
+		if (ev.kind == TRACEE_SIGNAL)
+			tracee_set_pending_signal(t, ev.sig);
+		int rc = tracee_cont(t->tid, 0);
+		if (rc)
+			return rc;
+	}
+}
+
+/* ---- pending signals ---- */
+
+/* Signals that arrived while a task was being waited for alone. */
+struct pending {
+	pid_t tid;
+	int sig;
+	struct pending *next;
+};
+
+static struct pending *pendings;
+
+void tracee_set_pending_signal(struct task *t, int sig)
+{
+	struct pending *p = xmalloc(sizeof(*p));
+	p->tid = t->tid;
+	p->sig = sig;
+	p->next = pendings;
+	pendings = p;
+}
+
+int tracee_take_pending_signal(struct task *t)
+{
+	for (struct pending **pp = &pendings; *pp; pp = &(*pp)->next) {
+		if ((*pp)->tid == t->tid) {
+			struct pending *p = *pp;
+			int sig = p->sig;
+			*pp = p->next;
+			free(p);
+			return sig;
+		}
+	}
+	return 0;
+}
+
+/* ---- memory and injected system calls ---- */
+
+int tracee_open_memfd(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+	return open(path, O_RDWR | O_CLOEXEC);
+}
+
+/* Resume T until it traps with its IP at WANT (just past our int3).  A
+ * SIGTRAP that was already pending (an int3 of ours it hit just before it
+ * was stopped) is consumed on the way.  Leaves the registers in *R. */
+static int run_to_trap(struct task *t, uint64_t want, struct arch_regs *r)
+{
+	for (int tries = 0; tries < 4; tries++) {
+		int rc = tracee_cont(t->tid, 0);
+		if (!rc)
+			rc = tracee_wait_trap(t);
+		if (!rc)
+			rc = tracee_get_regs(t->tid, r);
+		if (rc)
+			return rc;
+		if (arch_ip(r) == want)
+			return 0;
+	}
+	return -EIO;
+}
+
+/* Before there is scratch memory (right after exec, with one thread),
+ * the syscall instruction borrows the bytes at the stopped IP; ORIG
+ * receives them. */
+static int borrow_ip(struct process *p, uint64_t ip, uint8_t *orig)
+{
+	static const uint8_t insn[] = ARCH_SYSCALL_INSN;
+	ssize_t n = pread(p->memfd, orig, sizeof(insn), (off_t)ip);
+	if (n != sizeof(insn))
+		return n < 0 ? -errno : -EIO;
+	return mem_write(p->memfd, ip, insn, sizeof(insn));
+}
+
+int tracee_inject_syscall(struct task *t, const struct arch_regs *saved,
+			  long nr, const long args[6], long *ret)
+{
+	struct process *p = process_mem(t->proc);
+	uint64_t ip = p->syscall_insn;
+	uint8_t orig[ARCH_SYSCALL_INSN_LEN];
+	if (!ip) {
+		ip = arch_ip(saved);
+		int rc = borrow_ip(p, ip, orig);
+		if (rc)
+			return rc;
+	}
+	struct arch_regs r = *saved;
+	arch_setup_syscall(&r, ip, nr, args);
+	int rc = tracee_set_regs(t->tid, &r);
+	if (!rc)
+		rc = run_to_trap(t, ip + ARCH_SYSCALL_INSN_LEN, &r);
+	if (!rc)
+		*ret = (long)arch_retval(&r);
+	/* Put the borrowed bytes back; if the task is gone it does not
+	 * matter that this fails. */
+	if (!p->syscall_insn)
+		(void)mem_write(p->memfd, ip, orig, sizeof(orig));
+	return rc;
+}

@@ -1,0 +1,101 @@
+/* Ptrace primitives on one tracee: the bottom layer of the Linux backend.
+ * Every other backend file may use it; it uses none of them (only the
+ * memory layer, mem.c, which uses nothing of the backend).  Requests
+ * follow the policy for failed ptrace calls written at the top of
+ * tracee.c: they return 0 or -errno, and report an error themselves
+ * unless it is ESRCH (the tracee is gone). */
+#ifndef LTRACE_TRACEE_H
+#define LTRACE_TRACEE_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "forward.h"
+
+struct arch_regs;
+struct arch_fpregs;
+
+/* What a waitpid status of a tracee says.  Ends first, then stops. */
+enum tracee_event_kind {
+	TRACEE_EXITED,		/* it exited: code is its exit status */
+	TRACEE_KILLED,		/* a signal killed it: sig */
+	TRACEE_SIGNAL,		/* signal-delivery stop of sig; SIGTRAP is one
+				 * of our int3s or a finished step */
+	TRACEE_SYSCALL,		/* syscall-stop (never requested) */
+	TRACEE_GROUP_STOP,	/* PTRACE_EVENT_STOP for a stopping signal
+				 * sig (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU) */
+	TRACEE_EVENT_STOP,	/* any other PTRACE_EVENT_STOP: after
+				 * PTRACE_INTERRUPT, or a new task's first
+				 * stop */
+	TRACEE_CLONE,		/* PTRACE_EVENT_CLONE: the event message is
+				 * the new tid */
+	TRACEE_FORK,		/* PTRACE_EVENT_FORK: likewise */
+	TRACEE_VFORK,		/* PTRACE_EVENT_VFORK: likewise */
+	TRACEE_EXEC,		/* PTRACE_EVENT_EXEC: the event message is
+				 * the tid that called execve */
+	TRACEE_OTHER_EVENT,	/* another PTRACE_EVENT (never requested) */
+};
+
+struct tracee_event {
+	enum tracee_event_kind kind;
+	int sig;		/* KILLED: the signal; stops: WSTOPSIG */
+	int code;		/* EXITED: the exit status */
+};
+
+/* Decode STATUS, as waitpid(__WALL) returned it for a tracee seized with
+ * the options of tracee_seize. */
+struct tracee_event tracee_decode(int status);
+
+static inline bool tracee_ended(const struct tracee_event *ev)
+{
+	return ev->kind == TRACEE_EXITED || ev->kind == TRACEE_KILLED;
+}
+
+/* waitpid(TID, __WALL | FLAGS) (TID -1: any tracee; FLAGS 0 or
+ * WNOHANG), again after EINTR, decoded into *EV.  Returns the tid
+ * reported, 0 if WNOHANG found none, or -errno (-ECHILD: none left); *EV
+ * means something only when a tid is returned. */
+pid_t tracee_wait(pid_t tid, int flags, struct tracee_event *ev);
+/* Seize TID with our options (plus PTRACE_O_EXITKILL if EXITKILL).
+ * Returns 0 or -errno and reports nothing: the caller explains. */
+int tracee_seize(pid_t tid, bool exitkill);
+int tracee_interrupt(pid_t tid);
+/* PTRACE_CONT with signal SIG. */
+int tracee_cont(pid_t tid, int sig);
+/* PTRACE_SINGLESTEP; the trap is then waited for with tracee_wait_trap. */
+int tracee_step(pid_t tid);
+/* These three return nothing because a caller has nothing to do about a
+ * failure: it is reported unless the task is gone, and the next waitpid
+ * report of the task says what became of it. */
+/* Resume T with SIG, or with its pending signal if SIG is 0. */
+void tracee_resume(struct task *t, int sig);
+/* Leave a group-stop to the kernel (PTRACE_LISTEN). */
+void tracee_listen(pid_t tid);
+/* Let TID go with signal SIG (the caller forgets it, gone or not). */
+void tracee_detach(pid_t tid, int sig);
+/* PTRACE_GETEVENTMSG after a ptrace-event stop. */
+int tracee_event_msg(pid_t tid, unsigned long *msg);
+int tracee_get_regs(pid_t tid, struct arch_regs *r);
+int tracee_set_regs(pid_t tid, const struct arch_regs *r);
+int tracee_get_fpregs(pid_t tid, struct arch_fpregs *f);
+
+/* Wait for T alone until it stops with SIGTRAP (after an injected
+ * syscall or a step).  A signal that arrives first is kept for delivery
+ * at the next resume.  Returns 0, -ESRCH if T ended (that end is then
+ * not reported again), or the error of a resume that failed. */
+int tracee_wait_trap(struct task *t);
+
+/* The pending signal of T to deliver at its next resume (0 for none). */
+int tracee_take_pending_signal(struct task *t);
+void tracee_set_pending_signal(struct task *t, int sig);
+
+/* /proc/PID/mem opened read-write, or -1 with errno set (as open). */
+int tracee_open_memfd(pid_t pid);
+
+/* Run system call NR(ARGS) in task T, whose registers are SAVED (the
+ * caller restores them afterwards with its next tracee_set_regs).
+ * Returns 0 and the result in *RET, or -errno (-ESRCH: T died). */
+int tracee_inject_syscall(struct task *t, const struct arch_regs *saved,
+			  long nr, const long args[6], long *ret);
+
+#endif
