@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calltext.h"
 #include "expr.h"
 #include "lens.h"
 #include "memsrc.h"

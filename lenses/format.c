@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calltext.h"
 #include "expr.h"
 #include "fetch.h"
 #include "lens.h"

@@ -21,6 +21,12 @@ struct fetch_ctx;
 
 #define LENS_MAX_DEPTH 8
 
+/* How much of a value is shown: -s and -A. */
+struct lens_limits {
+	size_t strlen;		/* -s: max characters of a string */
+	size_t arraylen;	/* -A: max elements of an array */
+};
+
 struct value {
 	const struct type *type;
 	bool remote;			/* at tracee address ADDR */

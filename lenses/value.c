@@ -2,7 +2,6 @@
  * a value to the lens of its type. */
 #include <string.h>
 
-#include "calltext.h"
 #include "lens.h"
 #include "memsrc.h"
 #include "strbuf.h"

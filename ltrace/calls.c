@@ -4,6 +4,7 @@
 
 #include "bpt.h"
 #include "calltext.h"
+#include "lens.h"
 #include "options.h"
 #include "output.h"
 #include "proc.h"

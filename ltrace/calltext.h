@@ -14,15 +14,7 @@
 #ifndef LTRACE_CALLTEXT_H
 #define LTRACE_CALLTEXT_H
 
-#include <stdbool.h>
-#include <stddef.h>
-
 #include "forward.h"
-
-struct lens_limits {
-	size_t strlen;		/* -s: max characters of a string */
-	size_t arraylen;	/* -A: max elements of an array */
-};
 
 /* Fetch every argument and append those shown at entry to OUT.
  * Returns a state to hand to calltext_return (never NULL), holding
