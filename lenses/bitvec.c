@@ -7,7 +7,7 @@
 #include "lens.h"
 #include "type.h"
 
-#define BITVEC_MAX 128	/* bytes */
+#define BITVEC_MAX 128 /* bytes */
 
 static bool bit(const unsigned char *b, size_t i, bool inv)
 {

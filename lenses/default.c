@@ -25,8 +25,7 @@ static void lens_char(struct fmt_ctx *c, const struct value *v)
 /* Pointers to void print as addresses; others are followed.  A pointer
  * already being followed prints "recurse" and one '^' per level up; more
  * than -A nested structs of one type, or LENS_MAX_DEPTH pointers, "...". */
-static bool recursion_stop(struct fmt_ctx *c, uint64_t p,
-			   const struct type *to)
+static bool recursion_stop(struct fmt_ctx *c, uint64_t p, const struct type *to)
 {
 	size_t same = 0;
 
@@ -95,7 +94,7 @@ static size_t array_want(struct fmt_ctx *c, const struct value *v, bool *zero)
 		return 0;
 	int64_t len = -1;
 	if (expr_eval(t->len, c->env, &len) == 0 && len < 0)
-		return 0;	/* a negative length: nothing to show */
+		return 0; /* a negative length: nothing to show */
 	size_t want = c->limits->arraylen + 1;
 	if (len >= 0 && (uint64_t)len < want)
 		want = (size_t)len;
@@ -228,7 +227,7 @@ struct elt_data {
 	struct fmt_ctx *c;
 	const struct value *v;
 	size_t *offs;
-	size_t nknown;		/* members whose offset is known */
+	size_t nknown; /* members whose offset is known */
 };
 
 static int struct_elt(void *data, long n, int64_t *out)
@@ -253,16 +252,16 @@ static bool is_dynamic(const struct type *f)
 /* The length of zero() array member FV (elements of ESZ bytes): up to and
  * including the terminator, if there is one within LEN elements (any
  * number when LEN < 0).  Else LEN; -1 when an element is unreadable. */
-static int64_t zero_len(struct fmt_ctx *c, const struct value *fv,
-			size_t esz, int64_t len)
+static int64_t zero_len(struct fmt_ctx *c, const struct value *fv, size_t esz,
+			int64_t len)
 {
 	unsigned char b[64];
 	struct value ev = *fv;
 
 	if (esz > sizeof(b))
 		return len;
-	for (size_t i = 0; (len < 0 || i < (uint64_t)len) &&
-			   i * esz < DYN_MAX_BYTES; i++) {
+	for (size_t i = 0;
+	     (len < 0 || i < (uint64_t)len) && i * esz < DYN_MAX_BYTES; i++) {
 		if (value_read(c, &ev, b, esz) != esz)
 			return -1;
 		if (all_zero(b, esz))

@@ -58,16 +58,26 @@ void emit_printf(struct fmt_ctx *c, const char *fmt, ...)
 static char escape_letter(unsigned char ch)
 {
 	switch (ch) {
-	case 0: return '0';
-	case '\a': return 'a';
-	case '\b': return 'b';
-	case '\t': return 't';
-	case '\n': return 'n';
-	case '\v': return 'v';
-	case '\f': return 'f';
-	case '\r': return 'r';
-	case '\\': return '\\';
-	default: return 0;
+	case 0:
+		return '0';
+	case '\a':
+		return 'a';
+	case '\b':
+		return 'b';
+	case '\t':
+		return 't';
+	case '\n':
+		return 'n';
+	case '\v':
+		return 'v';
+	case '\f':
+		return 'f';
+	case '\r':
+		return 'r';
+	case '\\':
+		return '\\';
+	default:
+		return 0;
 	}
 }
 
@@ -118,8 +128,9 @@ void emit_addr(struct fmt_ctx *c, uint64_t a)
  * surrogates and values past U+10FFFF as \x{...}. */
 void emit_wchar(struct fmt_ctx *c, uint32_t cp, char quote)
 {
-	static const unsigned char lead[] = { [2] = 0xc0, [3] = 0xe0,
-					      [4] = 0xf0 };
+	static const unsigned char lead[] = {
+		[2] = 0xc0, [3] = 0xe0, [4] = 0xf0
+	};
 
 	if (cp < 0x80) {
 		emit_char(c, (unsigned char)cp, quote);

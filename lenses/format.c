@@ -19,7 +19,7 @@
 #include "xmalloc.h"
 
 #define FORMAT_MAX 65536
-#define MAX_POS 64	/* positional arguments followed */
+#define MAX_POS 64 /* positional arguments followed */
 
 /* %hhu: an unsigned byte, shown through a ushort whose high byte is
  * cleared (see pack_arg); a type of its own so that pack_arg can tell it
@@ -44,9 +44,10 @@ static bool read_elts(struct memsrc *m, uint64_t addr, size_t esz,
 
 	*raw = xmalloc(cap * esz);
 	for (;;) {
-		size_t got = memsrc_read(m, addr + have * esz,
-					 *raw + have * esz,
-					 (cap - have) * esz) / esz;
+		size_t bytes = memsrc_read(m, addr + have * esz,
+					   *raw + have * esz,
+					   (cap - have) * esz);
+		size_t got = bytes / esz;
 		size_t i = have;
 		while (i < have + got &&
 		       memcmp(*raw + i * esz, "\0\0\0\0", esz))
@@ -87,12 +88,12 @@ static char *read_format(struct memsrc *m, uint64_t addr, size_t esz)
 
 /* One conversion specification. */
 struct spec {
-	int pos;		/* N of %N$, 0 when not positional */
-	int wstar, pstar;	/* '*' width/precision: -1 none, 0 next
-				 * argument, N for *N$ */
-	int prec;		/* -1 when absent */
-	int longs;		/* -2 hh, -1 h, 1 l/j/z/t, 2 ll/q */
-	bool ldbl;		/* L */
+	int pos; /* N of %N$, 0 when not positional */
+	/* '*' width/precision: -1 none, 0 next argument, N for *N$ */
+	int wstar, pstar;
+	int prec;  /* -1 when absent */
+	int longs; /* -2 hh, -1 h, 1 l/j/z/t, 2 ll/q */
+	bool ldbl; /* L */
 	char conv;
 };
 
@@ -118,7 +119,8 @@ static enum type_kind int_kind(const struct spec *s, bool u)
 static const struct type *conv_type(const struct spec *s)
 {
 	switch (s->conv) {
-	case 'd': case 'i':
+	case 'd':
+	case 'i':
 		return type_builtin(int_kind(s, false), LENS_DEFAULT);
 	case 'u':
 		if (s->longs < -1)
@@ -126,10 +128,17 @@ static const struct type *conv_type(const struct spec *s)
 		return type_builtin(int_kind(s, true), LENS_DEFAULT);
 	case 'o':
 		return type_builtin(int_kind(s, true), LENS_OCT);
-	case 'x': case 'X':
+	case 'x':
+	case 'X':
 		return type_builtin(int_kind(s, true), LENS_HEX);
-	case 'e': case 'E': case 'f': case 'F':
-	case 'g': case 'G': case 'a': case 'A':
+	case 'e':
+	case 'E':
+	case 'f':
+	case 'F':
+	case 'g':
+	case 'G':
+	case 'a':
+	case 'A':
 		return type_builtin(s->ldbl ? TYPE_LDOUBLE : TYPE_DOUBLE,
 				    LENS_DEFAULT);
 	case 'c':
@@ -141,7 +150,8 @@ static const struct type *conv_type(const struct spec *s)
 		return type_builtin_string(s->longs > 0 ? TYPE_INT : TYPE_CHAR);
 	case 'S':
 		return type_builtin_string(TYPE_INT);
-	case 'p': case 'n':
+	case 'p':
+	case 'n':
 		return type_builtin(TYPE_POINTER, LENS_ADDR);
 	default:
 		return NULL;
@@ -216,7 +226,7 @@ static const char *parse_spec(const char *p, struct spec *s)
 		s->pstar = star(&p);
 		if (s->pstar < 0) {
 			n = number(&p);
-			s->prec = n < 0 ? 0 : n;	/* "%.s" is "%.0s" */
+			s->prec = n < 0 ? 0 : n; /* "%.s" is "%.0s" */
 		}
 	}
 	p = parse_length(p, s);
@@ -262,8 +272,7 @@ static int pack_arg(struct pack *pk, const struct type *t)
 /* A %.Ns string argument: at most N characters, as printf prints it
  * (ltrace 0.7.3 does the same for %.Ns and %.*s; it also cuts at a bare
  * width, "%2s", which printf does not). */
-static void pack_string_prec(struct pack *pk, const struct type *st,
-			     int prec)
+static void pack_string_prec(struct pack *pk, const struct type *st, int prec)
 {
 	struct expr num = { .kind = EXPR_NUM, .num = prec };
 	struct expr zero = { .kind = EXPR_ZERO, .sub = &num };
@@ -288,7 +297,7 @@ static void pack_sequential(struct pack *pk, const char *fmt)
 		prec = s.pstar >= 0 ? pack_arg(pk, int_type()) : s.prec;
 		const struct type *t = conv_type(&s);
 		if (!t && s.conv != 'm')
-			return;	/* unknown: cannot follow the rest */
+			return; /* unknown: cannot follow the rest */
 		if (t && t->lens == LENS_STRING && prec >= 0)
 			pack_string_prec(pk, t, prec);
 		else if (t)

@@ -23,15 +23,15 @@ struct fetch_ctx;
 
 /* How much of a value is shown: -s and -A. */
 struct lens_limits {
-	size_t strlen;		/* -s: max characters of a string */
-	size_t arraylen;	/* -A: max elements of an array */
+	size_t strlen;	 /* -s: max characters of a string */
+	size_t arraylen; /* -A: max elements of an array */
 };
 
 struct value {
 	const struct type *type;
-	bool remote;			/* at tracee address ADDR */
+	bool remote; /* at tracee address ADDR */
 	uint64_t addr;
-	const unsigned char *buf;	/* else here */
+	const unsigned char *buf; /* else here */
 };
 
 /* How integers (and floats, with hex) print: set by a hex() or oct() lens
@@ -42,15 +42,15 @@ enum radix { RADIX_DEC, RADIX_HEX, RADIX_OCT };
 struct fmt_ctx {
 	const struct lens_limits *limits;
 	struct memsrc *mem;
-	struct callsite *cs;		/* for parameter packs */
-	struct fetch_ctx *fetch;	/* cursor after the pack's string */
-	const struct expr_env *env;	/* argN, retval */
+	struct callsite *cs;	    /* for parameter packs */
+	struct fetch_ctx *fetch;    /* cursor after the pack's string */
+	const struct expr_env *env; /* argN, retval */
 	struct strbuf *sb;
-	enum radix radix;		/* inherited from hex()/oct() */
-	size_t depth;			/* arrays and structs by value */
-	size_t budget_end;		/* stop at this sb->len; 0: never */
-	bool cut;			/* stopped: "..." written */
-	size_t nptrs;			/* pointers being dereferenced */
+	enum radix radix;  /* inherited from hex()/oct() */
+	size_t depth;	   /* arrays and structs by value */
+	size_t budget_end; /* stop at this sb->len; 0: never */
+	bool cut;	   /* stopped: "..." written */
+	size_t nptrs;	   /* pointers being dereferenced */
 	uint64_t ptrs[LENS_MAX_DEPTH];
 	const struct type *ptr_types[LENS_MAX_DEPTH];
 };
@@ -59,13 +59,13 @@ struct fmt_ctx {
  * punctuation.  A group is opened, its members separated and closed;
  * MORE at the end says members were left out. */
 enum emit_group {
-	EMIT_ARRAY,		/* [ 1, 2 ] */
-	EMIT_STRUCT,		/* { 1, 2 } */
-	EMIT_STRING,		/* "ab" */
-	EMIT_CHAR,		/* 'a' */
-	EMIT_BITVEC,		/* <1,3-5> */
-	EMIT_BITVEC_NOT,	/* ~<0>: the bits that are clear */
-	EMIT_ARGS,		/* 1, 2 */
+	EMIT_ARRAY,	 /* [ 1, 2 ] */
+	EMIT_STRUCT,	 /* { 1, 2 } */
+	EMIT_STRING,	 /* "ab" */
+	EMIT_CHAR,	 /* 'a' */
+	EMIT_BITVEC,	 /* <1,3-5> */
+	EMIT_BITVEC_NOT, /* ~<0>: the bits that are clear */
+	EMIT_ARGS,	 /* 1, 2 */
 };
 
 void emit_begin(struct fmt_ctx *c, enum emit_group g);
@@ -93,8 +93,7 @@ size_t value_read(struct fmt_ctx *c, const struct value *v, void *buf,
  * unreadable. */
 int value_int(struct fmt_ctx *c, const struct value *v, int64_t *out);
 /* Member/element at byte offset OFF with type T. */
-struct value value_at(const struct value *v, const struct type *t,
-		      size_t off);
+struct value value_at(const struct value *v, const struct type *t, size_t off);
 /* A remote value at ADDR read into LOCAL (LEN bytes): false if short. */
 bool value_localize(struct fmt_ctx *c, struct value *v, unsigned char *local,
 		    size_t len);

@@ -99,7 +99,7 @@ static void print_elts(struct fmt_ctx *c, uint64_t addr,
 	uint32_t ch = 0;
 	bool have = next_elt(&s, &ch);
 	if (!have && s.want) {
-		emit_addr(c, addr);	/* nothing readable */
+		emit_addr(c, addr); /* nothing readable */
 		return;
 	}
 	bool more = false;
@@ -142,14 +142,15 @@ static size_t char_size(const struct type *elt)
 }
 
 /* Characters of array type T at ADDR (or LOCAL). */
-static void string_array(struct fmt_ctx *c, const struct type *t,
-			 uint64_t addr, const unsigned char *local)
+static void string_array(struct fmt_ctx *c, const struct type *t, uint64_t addr,
+			 const unsigned char *local)
 {
 	size_t esz = char_size(t->elt);
 
 	if (!esz) {
-		struct value v = { .type = t, .remote = !local, .addr = addr,
-				   .buf = local };
+		struct value v = {
+			.type = t, .remote = !local, .addr = addr, .buf = local
+		};
 		lens_default(c, &v);
 		return;
 	}

@@ -37,8 +37,7 @@ int value_int(struct fmt_ctx *c, const struct value *v, int64_t *out)
 	return 0;
 }
 
-struct value value_at(const struct value *v, const struct type *t,
-		      size_t off)
+struct value value_at(const struct value *v, const struct type *t, size_t off)
 {
 	struct value r = *v;
 

@@ -16,23 +16,23 @@
 #include "hmap.h"
 
 enum bpt_kind {
-	BPT_PLT,	/* call stub: a traced call starts here */
-	BPT_RETURN,	/* return address of a traced call */
+	BPT_PLT,    /* call stub: a traced call starts here */
+	BPT_RETURN, /* return address of a traced call */
 };
 
 struct breakpoint {
 	uint64_t addr;
 	enum bpt_kind kind;
-	uint8_t orig;		/* the byte under the breakpoint */
+	uint8_t orig; /* the byte under the breakpoint */
 	bool inserted;
 	/* BPT_PLT */
-	char *name;		/* owned */
-	uint64_t got;		/* runtime address of the GOT slot */
+	char *name;   /* owned */
+	uint64_t got; /* runtime address of the GOT slot */
 	const struct prototype *proto;
-	bool proto_done;	/* proto looked up (it may be NULL) */
+	bool proto_done; /* proto looked up (it may be NULL) */
 	/* BPT_RETURN */
 	struct displaced plan;
-	uint64_t slot;		/* scratch slot address (DISPLACE_COPY) */
+	uint64_t slot; /* scratch slot address (DISPLACE_COPY) */
 };
 
 /* Address -> struct breakpoint (each allocated on its own, so a pointer

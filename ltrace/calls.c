@@ -40,8 +40,8 @@ static void drop_unwound(struct task *t, uint64_t ret_sp)
 	task_pop_frames(t, n);
 }
 
-void call_entry(struct task *t, const struct breakpoint *b,
-		struct callsite *cs, uint64_t ret, uint64_t ret_sp, bool print)
+void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
+		uint64_t ret, uint64_t ret_sp, bool print)
 {
 	drop_unwound(t, ret_sp);
 	struct frame *f = task_push_frame(t);
@@ -74,7 +74,7 @@ void call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 		calltext_return(f->ct, cs, &sb_more, &sb_ret);
 		f->ct = NULL;
 		output_call_return(t->tid, f->id, f->plt->name, f->had_args,
-				sb_more.s, sb_ret.s);
+				   sb_more.s, sb_ret.s);
 	}
 	task_pop_frames(t, i);
 }

@@ -15,8 +15,8 @@ void calls_init(const struct options *o);
  * address RET with the stack pointer at RET_SP (both computed by the
  * backend, which knows the ABI).  PRINT: show the call (false for a
  * silent process). */
-void call_entry(struct task *t, const struct breakpoint *b,
-		struct callsite *cs, uint64_t ret, uint64_t ret_sp, bool print);
+void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
+		uint64_t ret, uint64_t ret_sp, bool print);
 
 /* The task's pending call at frame index I returned (frames above it
  * never will).  Formats and prints the return, pops the frames. */

@@ -18,7 +18,7 @@ struct calltext {
 	struct lens_limits limits;
 	const struct prototype *p;
 	struct fetch_ctx *fetch;
-	struct fetch_ctx *pack;		/* cursor after a printf-style pack */
+	struct fetch_ctx *pack; /* cursor after a printf-style pack */
 	size_t nfetched;
 	unsigned char **args;
 	unsigned char *ret;
@@ -110,7 +110,7 @@ static void fetch_all(struct calltext *ct, struct callsite *cs)
 
 /* The lens context for appending to SB at stop CS, within the budget. */
 static struct fmt_ctx lens_ctx_of(struct calltext *ct, struct callsite *cs,
-				   struct strbuf *sb)
+				  struct strbuf *sb)
 {
 	return (struct fmt_ctx){
 		.limits = &ct->limits,
@@ -122,8 +122,8 @@ static struct fmt_ctx lens_ctx_of(struct calltext *ct, struct callsite *cs,
 	};
 }
 
-static void show_params(struct calltext *ct, struct callsite *cs,
-			size_t from, size_t to, struct strbuf *out)
+static void show_params(struct calltext *ct, struct callsite *cs, size_t from,
+			size_t to, struct strbuf *out)
 {
 	struct fmt_ctx c = lens_ctx_of(ct, cs, out);
 	size_t idx = 0;
@@ -135,8 +135,9 @@ static void show_params(struct calltext *ct, struct callsite *cs,
 			continue;
 		emit_sep(&c, EMIT_ARGS, idx++);
 		struct value v = fetched_value(t, ct->args[i]);
-		c.fetch = t->kind == TYPE_PACK && ct->pack
-				  ? fetch_clone(ct->pack) : NULL;
+		c.fetch = t->kind == TYPE_PACK && ct->pack ?
+				  fetch_clone(ct->pack) :
+				  NULL;
 		lens_render(&c, &v);
 		if (c.fetch)
 			fetch_free(c.fetch);
@@ -144,8 +145,8 @@ static void show_params(struct calltext *ct, struct callsite *cs,
 }
 
 struct calltext *calltext_entry(const struct lens_limits *limits,
-				const struct prototype *p,
-				struct callsite *cs, struct strbuf *out)
+				const struct prototype *p, struct callsite *cs,
+				struct strbuf *out)
 {
 	struct calltext *ct = xcalloc(1, sizeof(*ct));
 

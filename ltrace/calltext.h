@@ -21,8 +21,8 @@
  * whatever the return needs (argument values referenced by expressions,
  * the fetch cursor for out-parameters). */
 struct calltext *calltext_entry(const struct lens_limits *limits,
-				const struct prototype *p,
-				struct callsite *cs, struct strbuf *out);
+				const struct prototype *p, struct callsite *cs,
+				struct strbuf *out);
 
 /* At the return stop: append the arguments shown at return to MORE and
  * the return value to RET ("<void>" for void).  Releases CT: do not call

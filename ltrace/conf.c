@@ -28,8 +28,8 @@
 
 struct parser {
 	struct lex lx;
-	struct protolib *pl;	/* what the file defines goes here */
-	struct type_arena *a;	/* pl's */
+	struct protolib *pl;  /* what the file defines goes here */
+	struct type_arena *a; /* pl's */
 };
 
 /* ---- expressions ---- */
@@ -68,8 +68,10 @@ static struct expr *parse_expr(struct parser *ps)
 		}
 		return new_expr(ps, EXPR_ZERO, 0, sub);
 	}
-	lex_error_tok(&ps->lx, "expected expression (number, argN, eltN, "
-		      "retval, zero or zero(EXPR)), got ", id);
+	lex_error_tok(&ps->lx,
+		      "expected expression (number, argN, eltN, "
+		      "retval, zero or zero(EXPR)), got ",
+		      id);
 	return NULL;
 }
 
@@ -98,8 +100,10 @@ static struct type *parse_string(struct parser *ps, const char *id)
 	 * at most that many characters, up to the first NUL. */
 	long n = lex_index(id, "string");
 	if (n >= 0)
-		return char_string(ps, new_expr(ps, EXPR_ZERO, 0,
-			new_expr(ps, n ? EXPR_ARG : EXPR_RETVAL, n, NULL)));
+		return char_string(
+			ps, new_expr(ps, EXPR_ZERO, 0,
+				     new_expr(ps, n ? EXPR_ARG : EXPR_RETVAL, n,
+					      NULL)));
 	if (lex_accept(&ps->lx, '[')) {
 		struct expr *len = parse_expr(ps);
 		if (!lex_expect(&ps->lx, ']'))
@@ -224,10 +228,10 @@ static const struct {
 	const char *name;
 	enum type_kind kind;
 } simple_types[] = {
-	{ "void", TYPE_VOID },     { "char", TYPE_CHAR },
+	{ "void", TYPE_VOID },	   { "char", TYPE_CHAR },
 	{ "short", TYPE_SHORT },   { "ushort", TYPE_USHORT },
-	{ "int", TYPE_INT },       { "itn", TYPE_INT },
-	{ "uint", TYPE_UINT },     { "long", TYPE_LONG },
+	{ "int", TYPE_INT },	   { "itn", TYPE_INT },
+	{ "uint", TYPE_UINT },	   { "long", TYPE_LONG },
 	{ "ulong", TYPE_ULONG },   { "llong", TYPE_LLONG },
 	{ "ullong", TYPE_ULLONG }, { "float", TYPE_FLOAT },
 	{ "double", TYPE_DOUBLE }, { "ldouble", TYPE_LDOUBLE },
@@ -237,8 +241,8 @@ static const struct {
 	const char *name;
 	enum lens_kind lens;
 } lens_names[] = {
-	{ "hex", LENS_HEX },	 { "oct", LENS_OCT },
-	{ "octal", LENS_OCT },	 { "bool", LENS_BOOL },
+	{ "hex", LENS_HEX },	   { "oct", LENS_OCT },
+	{ "octal", LENS_OCT },	   { "bool", LENS_BOOL },
 	{ "bitvec", LENS_BITVEC }, { "hide", LENS_HIDE },
 	{ "guess", LENS_GUESS },
 };
@@ -251,9 +255,8 @@ static struct type *parse_lens_word(struct parser *ps, enum lens_kind lens)
 		return parse_lens(ps, lens);
 	if (lens == LENS_OCT || lens == LENS_BOOL || lens == LENS_GUESS ||
 	    lens == LENS_HEX)
-		return type_lensed(ps->a,
-				   lens == LENS_GUESS ? TYPE_LONG : TYPE_INT,
-				   lens);
+		return type_lensed(
+			ps->a, lens == LENS_GUESS ? TYPE_LONG : TYPE_INT, lens);
 	lex_error(&ps->lx, "expected ", "'(' after the lens name");
 	return NULL;
 }
@@ -385,15 +388,14 @@ static void parse_import(struct parser *ps)
 		return;
 	char *name = xstrndup(at + 1, q - at - 1);
 	if (protolib_import(ps->pl, name) < 0)
-		lex_error_at(&ps->lx, at,
-			     "no prototype library to import for ", name);
+		lex_error_at(&ps->lx, at, "no prototype library to import for ",
+			     name);
 	free(name);
 }
 
 /* Legacy: a lone "void" parameter means none; other void parameters are
  * hidden ints. */
-static void add_param(struct parser *ps, struct prototype *pr,
-		      struct type *t)
+static void add_param(struct parser *ps, struct prototype *pr, struct type *t)
 {
 	if (t->kind == TYPE_VOID && t->lens == LENS_DEFAULT)
 		t = type_lensed(ps->a, TYPE_INT, LENS_HIDE);
@@ -422,7 +424,7 @@ static bool parse_params(struct parser *ps, struct prototype *pr)
 		return false;
 	if (pr->nparams == 1 && pr->params[0]->lens == LENS_HIDE &&
 	    pr->params[0]->kind == TYPE_INT && pr->split == (size_t)-1)
-		pr->nparams = 0;	/* f(void) */
+		pr->nparams = 0; /* f(void) */
 	return true;
 }
 

@@ -18,17 +18,17 @@
 #define DISPLACE_SLOT_SIZE 64
 
 enum displace_kind {
-	DISPLACE_COPY,		/* run CODE at the slot: set IP = slot */
-	DISPLACE_JUMP,		/* IP = target */
-	DISPLACE_CALL,		/* push ret_addr; IP = target */
-	DISPLACE_STEP,		/* cannot relocate: single-step in place */
+	DISPLACE_COPY, /* run CODE at the slot: set IP = slot */
+	DISPLACE_JUMP, /* IP = target */
+	DISPLACE_CALL, /* push ret_addr; IP = target */
+	DISPLACE_STEP, /* cannot relocate: single-step in place */
 };
 
 struct displaced {
 	enum displace_kind kind;
-	unsigned insn_len;	/* length of the original instruction */
-	uint64_t target;	/* JUMP, CALL */
-	uint64_t ret_addr;	/* CALL: address pushed */
+	unsigned insn_len; /* length of the original instruction */
+	uint64_t target;   /* JUMP, CALL */
+	uint64_t ret_addr; /* CALL: address pushed */
 	uint8_t code[DISPLACE_SLOT_SIZE]; /* COPY: bytes for the slot */
 	unsigned code_len;
 };
@@ -38,7 +38,7 @@ struct displaced {
  * ARCH_MAX_INSN, when available; fewer only at the end of a mapping), with
  * its copy to be placed at SLOT (an address in the scratch page).  Returns 0, or -EINVAL when the bytes do not
  * decode (the plan is then DISPLACE_STEP). */
-int displace_plan(const uint8_t *insn, size_t len, uint64_t addr,
-		  uint64_t slot, struct displaced *out);
+int displace_plan(const uint8_t *insn, size_t len, uint64_t addr, uint64_t slot,
+		  struct displaced *out);
 
 #endif

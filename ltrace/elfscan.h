@@ -12,17 +12,17 @@
  * function whose address is stored in the GOT slot at GOT.  Both are
  * link-time addresses (add the load bias for a PIE or a DSO). */
 struct plt_entry {
-	uint64_t addr;		/* first byte of the stub: where the
-				 * breakpoint goes */
-	uint64_t got;		/* the slot its indirect jump reads */
-	char *name;		/* symbol name, without version */
+	/* first byte of the stub: where the breakpoint goes */
+	uint64_t addr;
+	uint64_t got; /* the slot its indirect jump reads */
+	char *name;   /* symbol name, without version */
 };
 
 struct elf_image {
-	bool is_dyn;		/* ET_DYN (PIE or DSO): addresses are biased */
-	uint64_t entry;		/* e_entry */
-	char *soname;		/* DT_SONAME, or NULL */
-	struct plt_entry *plt;	/* sorted by addr */
+	bool is_dyn;	       /* ET_DYN (PIE or DSO): addresses are biased */
+	uint64_t entry;	       /* e_entry */
+	char *soname;	       /* DT_SONAME, or NULL */
+	struct plt_entry *plt; /* sorted by addr */
 	size_t nplt;
 };
 

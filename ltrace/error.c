@@ -33,13 +33,13 @@ static void vmsg(const char *fmt, va_list ap, int err)
 
 /* The body of each variadic function below: the message with ERR's
  * text (0 for none), errno read before anything can change it. */
-#define VMSG(fmt, err)					\
-	do {						\
-		int err_ = (err);			\
-		va_list ap;				\
-		va_start(ap, fmt);			\
-		vmsg(fmt, ap, err_);			\
-		va_end(ap);				\
+#define VMSG(fmt, err)               \
+	do {                         \
+		int err_ = (err);    \
+		va_list ap;          \
+		va_start(ap, fmt);   \
+		vmsg(fmt, ap, err_); \
+		va_end(ap);          \
 	} while (0)
 
 void error_msg(const char *fmt, ...)

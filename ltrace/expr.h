@@ -10,16 +10,16 @@
 
 enum expr_kind {
 	EXPR_NUM,
-	EXPR_ARG,	/* argN, 1-based; arg0 is retval */
+	EXPR_ARG, /* argN, 1-based; arg0 is retval */
 	EXPR_RETVAL,
-	EXPR_ELT,	/* eltN of the enclosing struct, 1-based */
-	EXPR_ZERO,	/* until the first all-zero element, capped by sub */
+	EXPR_ELT,  /* eltN of the enclosing struct, 1-based */
+	EXPR_ZERO, /* until the first all-zero element, capped by sub */
 };
 
 struct expr {
 	enum expr_kind kind;
-	long num;		/* NUM value, or N of argN/eltN */
-	struct expr *sub;	/* zero(EXPR) cap, or NULL */
+	long num;	  /* NUM value, or N of argN/eltN */
+	struct expr *sub; /* zero(EXPR) cap, or NULL */
 	struct expr *arena_next;
 };
 

@@ -36,8 +36,8 @@ struct fetch_ctx *fetch_clone(const struct fetch_ctx *f);
 
 /* At the return stop CS: the return value of type T into BUF
  * (fetch_bufsize(T) bytes).  Returns 0, or -1 as fetch_arg. */
-int fetch_retval(struct fetch_ctx *f, struct callsite *cs,
-		 const struct type *t, void *buf);
+int fetch_retval(struct fetch_ctx *f, struct callsite *cs, const struct type *t,
+		 void *buf);
 
 void fetch_free(struct fetch_ctx *f);
 

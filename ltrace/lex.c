@@ -37,8 +37,8 @@ void lex_error_at(struct lex *lx, const char *at, const char *msg,
 		}
 	lx->err_line = line;
 	lx->err_col = (int)(at - bol) + 1;
-	fprintf(stderr, "%s:%d:%d: error: %s%s\n", lx->file, line,
-		lx->err_col, msg, what);
+	fprintf(stderr, "%s:%d:%d: error: %s%s\n", lx->file, line, lx->err_col,
+		msg, what);
 }
 
 void lex_error(struct lex *lx, const char *msg, const char *what)

@@ -10,14 +10,14 @@
 #include <stddef.h>
 
 struct lex {
-	const char *file;	/* for messages */
-	int line;		/* of the declaration's first line, 1-based */
-	const char *start;	/* the declaration's text */
-	const char *p;		/* the cursor in it */
-	const char *tok;	/* start of the last identifier taken */
-	int nerr;		/* errors reported so far */
-	bool failed;		/* the declaration had its error */
-	int err_line, err_col;	/* of that error, 1-based */
+	const char *file;      /* for messages */
+	int line;	       /* of the declaration's first line, 1-based */
+	const char *start;     /* the declaration's text */
+	const char *p;	       /* the cursor in it */
+	const char *tok;       /* start of the last identifier taken */
+	int nerr;	       /* errors reported so far */
+	bool failed;	       /* the declaration had its error */
+	int err_line, err_col; /* of that error, 1-based */
 };
 
 /* Start on the declaration TEXT, which begins on line LX->line. */

@@ -68,8 +68,8 @@ static int open_output(const struct options *o)
 {
 	if (!o->output)
 		return STDERR_FILENO;
-	int fd = open(o->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		      0666);
+	int fd =
+		open(o->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd < 0)
 		perror_msg_and_die("can't open %s for writing", o->output);
 	return fd;

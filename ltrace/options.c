@@ -19,6 +19,8 @@
 /* Bounds that keep a typo from asking for absurd amounts of memory. */
 #define MAX_LEN (1UL << 30)
 
+/* The help text is kept as it prints. */
+/* clang-format off */
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -40,6 +42,7 @@ static void usage(FILE *f)
 "\n"
 "Report bugs to the project's issue tracker.\n");
 }
+/* clang-format on */
 
 /* strtol-style parse (base 0, as ltrace: 0x10 and 010 work) of a
  * non-negative integer no larger than MAX. */
@@ -50,7 +53,8 @@ static size_t parse_count(const char *arg, char opt, unsigned long max)
 	long v = strtol(arg, &end, 0);
 	if (errno || end == arg || *end || v < 0 || (unsigned long)v > max)
 		error_msg_and_die("invalid argument to -%c: '%s'.  "
-				  "Use an integer 0..%lu.", opt, arg, max);
+				  "Use an integer 0..%lu.",
+				  opt, arg, max);
 	return v;
 }
 
@@ -120,22 +124,40 @@ void options_parse(struct options *o, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+:a:A:bfF:ho:p:s:u:V", longopts,
 				NULL)) != -1) {
 		switch (c) {
-		case 'a': o->align = parse_count(optarg, 'a', INT_MAX); break;
+		case 'a':
+			o->align = parse_count(optarg, 'a', INT_MAX);
+			break;
 		case 'A':
 			o->arraylen = parse_count(optarg, 'A', MAX_LEN);
 			break;
-		case 'b': o->no_signals = true; break;
-		case 'f': o->follow = true; break;
-		case 'F': add_conf(o, optarg); break;
-		case 'h': usage(stdout); exit(0);
-		case 'o': o->output = optarg; break;
-		case 'p': add_pid(o, optarg); break;
-		case 'u': o->user = optarg; break;
-		case 's': o->strlen = parse_count(optarg, 's', MAX_LEN); break;
+		case 'b':
+			o->no_signals = true;
+			break;
+		case 'f':
+			o->follow = true;
+			break;
+		case 'F':
+			add_conf(o, optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'p':
+			add_pid(o, optarg);
+			break;
+		case 'u':
+			o->user = optarg;
+			break;
+		case 's':
+			o->strlen = parse_count(optarg, 's', MAX_LEN);
+			break;
 		case 'V':
 			printf("ltrace version " PACKAGE_VERSION ".\n");
 			exit(0);
-		default:	/* ':' or '?' */
+		default: /* ':' or '?' */
 			bad_option(argv);
 		}
 	}

@@ -17,9 +17,9 @@ static struct {
 	bool eager;
 	bool pid_prefix;
 	struct strbuf buf;
-	size_t line_start;	/* offset in buf of the current line */
-	size_t flushed_col;	/* part of the current line already written */
-	bool open;		/* a call line is open (no newline yet) */
+	size_t line_start;  /* offset in buf of the current line */
+	size_t flushed_col; /* part of the current line already written */
+	bool open;	    /* a call line is open (no newline yet) */
 	pid_t open_pid;
 	unsigned long open_id;
 	bool failed;
@@ -47,7 +47,7 @@ void output_flush(void)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			out.failed = true;	/* e.g. EPIPE: keep tracing */
+			out.failed = true; /* e.g. EPIPE: keep tracing */
 		else
 			off += n;
 	}
@@ -124,8 +124,7 @@ static void add_retval(const char *ret)
 }
 
 void output_call_return(pid_t pid, unsigned long id, const char *name,
-			bool entry_had_args, const char *more,
-			const char *ret)
+			bool entry_had_args, const char *more, const char *ret)
 {
 	if (out.open && out.open_pid == pid && out.open_id == id) {
 		out.open = false;

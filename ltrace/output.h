@@ -28,8 +28,7 @@ void output_call_entry(pid_t pid, unsigned long id, const char *name,
  * preceded by ", " when ENTRY_HAD_ARGS and MORE is not empty, ")", the
  * padding, " = " and RET. */
 void output_call_return(pid_t pid, unsigned long id, const char *name,
-			bool entry_had_args, const char *more,
-			const char *ret);
+			bool entry_had_args, const char *more, const char *ret);
 /* A whole line (signals, exit status, exec). */
 void output_line(pid_t pid, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -22,10 +22,10 @@ struct scratch {
 };
 
 struct process {
-	pid_t pid;		/* thread group id */
-	int memfd;		/* /proc/PID/mem, read-write */
+	pid_t pid; /* thread group id */
+	int memfd; /* /proc/PID/mem, read-write */
 	int ntasks;
-	bool silent;		/* calls are serviced, not printed */
+	bool silent; /* calls are serviced, not printed */
 	/* A vfork child runs in its parent's memory: it uses the parent's
 	 * breakpoints (this points at the parent) until it execs. */
 	struct process *vfork_parent;
@@ -40,20 +40,20 @@ struct process {
 	/* The mapped objects (program first, then libraries in mapping
 	 * order) for prototype lookup; read from /proc/PID/maps on demand. */
 	char **lib_paths;
-	char **lib_names;	/* soname, or the file name */
+	char **lib_names; /* soname, or the file name */
 	size_t nlibs;
 	struct process *next;
 };
 
 /* One traced call that has not returned yet. */
 struct frame {
-	uint64_t ret;		/* return address */
-	uint64_t ret_sp;	/* stack pointer once the call has returned */
+	uint64_t ret;	 /* return address */
+	uint64_t ret_sp; /* stack pointer once the call has returned */
 	const struct breakpoint *plt;
 	struct calltext *ct;
-	unsigned long id;	/* identifies the entry line for the output */
-	bool had_args;		/* the entry line showed arguments */
-	bool inherited;		/* copied into a forked child */
+	unsigned long id; /* identifies the entry line for the output */
+	bool had_args;	  /* the entry line showed arguments */
+	bool inherited;	  /* copied into a forked child */
 };
 
 struct task {

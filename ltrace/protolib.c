@@ -13,11 +13,11 @@
 
 struct protolib {
 	struct type_arena arena;
-	struct hmap protos;	/* name -> struct prototype, owned; the key
-				 * is the prototype's own name */
-	struct hmap types;	/* name (owned) -> struct type; val: the load
-				 * that defined it */
-	unsigned gen;		/* loads begun */
+	/* name -> struct prototype, owned; the key is the prototype's own name */
+	struct hmap protos;
+	/* name (owned) -> struct type; val: the load that defined it */
+	struct hmap types;
+	unsigned gen; /* loads begun */
 	const struct protolib **imports;
 	size_t nimports;
 	protolib_import_fn resolve;
@@ -67,8 +67,7 @@ const struct prototype *protolib_lookup(const struct protolib *pl,
 	return e ? e->ptr : NULL;
 }
 
-struct type *protolib_lookup_type(const struct protolib *pl,
-				  const char *name)
+struct type *protolib_lookup_type(const struct protolib *pl, const char *name)
 {
 	struct hent *e = pl ? lookup_deep(pl, name, true, 0) : NULL;
 
@@ -113,8 +112,7 @@ struct type *protolib_own_type(struct protolib *pl, const char *name,
 	return e ? e->ptr : NULL;
 }
 
-void protolib_add_type(struct protolib *pl, const char *name,
-		       struct type *t)
+void protolib_add_type(struct protolib *pl, const char *name, struct type *t)
 {
 	struct hent *e = hmap_get(&pl->types, xstrdup(name), 0);
 
@@ -127,7 +125,7 @@ void protolib_add_proto(struct protolib *pl, struct prototype *p)
 	struct hent *e = hmap_get(&pl->protos, p->name, 0);
 
 	if (e->ptr) {
-		prototype_free(p);	/* the earlier definition wins */
+		prototype_free(p); /* the earlier definition wins */
 		return;
 	}
 	e->ptr = p;

@@ -24,8 +24,7 @@ const struct prototype *protolib_lookup(const struct protolib *pl,
 /* The type named NAME by a typedef of PL or of its imports (same order as
  * protolib_lookup), or NULL.  The type lives as long as the protolib that
  * defines it and is shared: it must not be modified. */
-struct type *protolib_lookup_type(const struct protolib *pl,
-				  const char *name);
+struct type *protolib_lookup_type(const struct protolib *pl, const char *name);
 
 /* Resolves `import "NAME";`: returns the protolib holding NAME.conf, or
  * NULL when there is none (an error at the import line).  The returned
@@ -33,7 +32,7 @@ struct type *protolib_lookup_type(const struct protolib *pl,
  * imports it; the resolver may load it on demand, and may return the same
  * library to many importers. */
 typedef const struct protolib *(*protolib_import_fn)(void *ctx,
-						      const char *name);
+						     const char *name);
 
 /* Install the resolver used by later loads into PL.  Without one, import
  * lines are syntax-checked and ignored. */
@@ -63,8 +62,7 @@ struct type *protolib_own_type(struct protolib *pl, const char *name,
 
 /* Define typedef NAME as T for the file being loaded; PL has no typedef
  * NAME of its own yet.  NAME is copied. */
-void protolib_add_type(struct protolib *pl, const char *name,
-		       struct type *t);
+void protolib_add_type(struct protolib *pl, const char *name, struct type *t);
 
 /* Add function P (its name set), which PL then owns.  When PL already
  * has a function of that name, that one wins and P is freed. */

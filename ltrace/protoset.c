@@ -15,14 +15,14 @@
 #include "xmalloc.h"
 
 struct cached {
-	char *name;		/* a soname or an imported file's name */
-	struct protolib *pl;	/* NULL: no file */
+	char *name;	     /* a soname or an imported file's name */
+	struct protolib *pl; /* NULL: no file */
 };
 
 struct protoset {
-	struct protolib **front;	/* -F files */
+	struct protolib **front; /* -F files */
 	size_t nfront;
-	struct protolib **back;	/* ~/.ltrace.conf, /etc/ltrace.conf */
+	struct protolib **back; /* ~/.ltrace.conf, /etc/ltrace.conf */
 	size_t nback;
 	char **dirs;
 	size_t ndirs;
@@ -135,8 +135,7 @@ struct protoset *protoset_new(const struct options *o)
 			push(&ps->back, &ps->nback, load_with(ps, path));
 	}
 	if (access("/etc/ltrace.conf", R_OK) == 0)
-		push(&ps->back, &ps->nback,
-		     load_with(ps, "/etc/ltrace.conf"));
+		push(&ps->back, &ps->nback, load_with(ps, "/etc/ltrace.conf"));
 	return ps;
 }
 
@@ -195,16 +194,15 @@ static struct protolib *find_library(struct protoset *ps, const char *name)
 
 /* The cached library under KEY, else FIND(PS, NAME) cached.  The entry
  * is made before loading, so an import cycle finds it empty. */
-static const struct protolib *cached(struct protoset *ps, const char *key,
-				     const char *name,
-				     struct protolib *(*find)(struct protoset *,
-							      const char *))
+static const struct protolib *
+cached(struct protoset *ps, const char *key, const char *name,
+       struct protolib *(*find)(struct protoset *, const char *))
 {
 	for (size_t i = 0; i < ps->ncache; i++)
 		if (strcmp(ps->cache[i].name, key) == 0)
 			return ps->cache[i].pl;
-	ps->cache = xreallocarray(ps->cache, ps->ncache + 1,
-				  sizeof(*ps->cache));
+	ps->cache =
+		xreallocarray(ps->cache, ps->ncache + 1, sizeof(*ps->cache));
 	size_t i = ps->ncache++;
 	ps->cache[i].name = xstrdup(key);
 	ps->cache[i].pl = NULL;
@@ -213,8 +211,7 @@ static const struct protolib *cached(struct protoset *ps, const char *key,
 	return pl;
 }
 
-const struct protolib *protoset_library(struct protoset *ps,
-					const char *soname)
+const struct protolib *protoset_library(struct protoset *ps, const char *soname)
 {
 	return cached(ps, soname, soname, find_library);
 }
@@ -228,8 +225,7 @@ static const struct protolib *resolve_import(void *ctx, const char *name)
 	return cached(ctx, key, name, find_file);
 }
 
-const struct prototype *protoset_lookup(struct protoset *ps,
-					const char *name,
+const struct prototype *protoset_lookup(struct protoset *ps, const char *name,
 					const char *const *sonames, size_t n)
 {
 	const struct prototype *p = NULL;

@@ -35,8 +35,7 @@ const struct protolib *protoset_library(struct protoset *ps,
 
 /* The prototype of NAME for a process whose objects are SONAMES[0..N),
  * or NULL. */
-const struct prototype *protoset_lookup(struct protoset *ps,
-					const char *name,
+const struct prototype *protoset_lookup(struct protoset *ps, const char *name,
 					const char *const *sonames, size_t n);
 
 #endif

@@ -30,9 +30,10 @@ enum type_kind {
 	TYPE_POINTER,
 	TYPE_ARRAY,
 	TYPE_STRUCT,
-	TYPE_PACK,	/* printf-style parameter pack; ELT, when set, is
-			 * the string type of the format (format(T)) */
-	TYPE_LDOUBLE,	/* long double (x86_64: x87, in memory) */
+	/* printf-style parameter pack; ELT, when set, is the string type of the
+	 * format (format(T)) */
+	TYPE_PACK,
+	TYPE_LDOUBLE, /* long double (x86_64: x87, in memory) */
 };
 #define TYPE_NKINDS (TYPE_LDOUBLE + 1)
 
@@ -46,7 +47,7 @@ enum lens_kind {
 	LENS_STRING,
 	LENS_HIDE,
 	LENS_GUESS,
-	LENS_ADDR,	/* addr/file/void*: hex, 0 for NULL */
+	LENS_ADDR, /* addr/file/void*: hex, 0 for NULL */
 };
 #define LENS_NKINDS (LENS_ADDR + 1)
 
@@ -58,13 +59,13 @@ struct enum_val {
 struct type {
 	enum type_kind kind;
 	enum lens_kind lens;
-	struct type *elt;	/* pointer target, array element */
-	struct expr *len;	/* array length */
-	struct type **fields;	/* struct members */
+	struct type *elt;     /* pointer target, array element */
+	struct expr *len;     /* array length */
+	struct type **fields; /* struct members */
 	size_t nfields;
 	struct enum_val *enums;
 	size_t nenums;
-	bool forward;		/* "typedef X = struct;" not yet defined */
+	bool forward; /* "typedef X = struct;" not yet defined */
 	struct type *arena_next;
 };
 
@@ -73,7 +74,7 @@ struct type {
 struct type_arena {
 	struct type *head;
 	struct expr *exprs;
-	struct type *basic[TYPE_NKINDS];	/* type_basic's, built once */
+	struct type *basic[TYPE_NKINDS]; /* type_basic's, built once */
 };
 
 struct prototype {
@@ -81,7 +82,7 @@ struct prototype {
 	struct type *ret;
 	struct type **params;
 	size_t nparams;
-	size_t split;		/* first parameter printed at return */
+	size_t split; /* first parameter printed at return */
 };
 
 /* Builders.  Each returns a type owned by A; none fails (allocation

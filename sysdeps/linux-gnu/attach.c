@@ -119,8 +119,8 @@ static bool is_script(const char *path)
 {
 	char magic[2];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	bool script = fd >= 0 && read(fd, magic, 2) == 2 &&
-		      magic[0] == '#' && magic[1] == '!';
+	bool script = fd >= 0 && read(fd, magic, 2) == 2 && magic[0] == '#' &&
+		      magic[1] == '!';
 	if (fd >= 0)
 		close(fd);
 	return script;
@@ -179,18 +179,22 @@ static void explain_attach_failure(pid_t pid, int err)
 		char comm[64];
 		procfs_comm((pid_t)tracer, comm, sizeof(comm));
 		error_msg("cannot attach to pid %d: already traced by process "
-			  "%ld (%s)", (int)pid, tracer, comm);
+			  "%ld (%s)",
+			  (int)pid, tracer, comm);
 	} else if (err == EPERM && yama_scope() == 3) {
 		error_msg("cannot attach to pid %d: ptrace is disabled "
-			  "(kernel.yama.ptrace_scope = 3)", (int)pid);
+			  "(kernel.yama.ptrace_scope = 3)",
+			  (int)pid);
 	} else if (err == EPERM && yama_scope() >= 1 && geteuid() != 0) {
 		error_msg("cannot attach to pid %d: kernel.yama.ptrace_scope = "
 			  "%d allows tracing only descendants; run as root "
-			  "or set it to 0", (int)pid, yama_scope());
+			  "or set it to 0",
+			  (int)pid, yama_scope());
 	} else if (err == EPERM) {
 		error_msg("cannot attach to pid %d: Operation not permitted "
 			  "(another user's process, or CAP_SYS_PTRACE is "
-			  "missing)", (int)pid);
+			  "missing)",
+			  (int)pid);
 	} else {
 		errno = err;
 		perror_msg("cannot attach to pid %d", (int)pid);
@@ -289,7 +293,8 @@ int backend_attach(pid_t pid)
 			explain_attach_failure(pid, ESRCH);
 		else
 			error_msg("cannot attach to pid %d: not a process "
-				  "(a thread id?)", (int)pid);
+				  "(a thread id?)",
+				  (int)pid);
 		return -1;
 	}
 	struct process *p = process_new(pid);
@@ -402,8 +407,8 @@ static void drop_pending_trap(struct task *t)
 	if (!trap_pending(t->tid) || tracee_cont(t->tid, 0))
 		return;
 	struct tracee_event ev;
-	if (tracee_wait(t->tid, 0, &ev) == t->tid &&
-	    ev.kind == TRACEE_SIGNAL && ev.sig != SIGTRAP && !t->detach_sig)
+	if (tracee_wait(t->tid, 0, &ev) == t->tid && ev.kind == TRACEE_SIGNAL &&
+	    ev.sig != SIGTRAP && !t->detach_sig)
 		t->detach_sig = ev.sig;
 }
 

@@ -11,11 +11,11 @@
 #include <elfutils/libdw.h>
 
 struct debugfile {
-	int fd;			/* the ELF file */
+	int fd; /* the ELF file */
 	Elf *elf;
-	int dbgfd;		/* the separate debug file, or -1 */
-	Elf *dbgelf;		/* or NULL */
-	Dwarf *dw;		/* from elf or dbgelf */
+	int dbgfd;   /* the separate debug file, or -1 */
+	Elf *dbgelf; /* or NULL */
+	Dwarf *dw;   /* from elf or dbgelf */
 };
 
 /* Open the ELF file PATH and its DWARF into DF.  Returns 0, or -errno

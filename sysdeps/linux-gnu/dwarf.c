@@ -21,11 +21,11 @@
 /* One ELF file and, once looked at, its DWARF. */
 struct dfile {
 	char *path;
-	bool opened; /* debugfile_open ran (success or not) */
+	bool opened;	     /* debugfile_open ran (success or not) */
 	struct debugfile df; /* df.dw is NULL without debug info */
-	struct hmap names; /* name -> best subprogram DIE (val); ptr
-				 * holds its score_die() + 1 */
-	struct hmap addrs; /* entry address -> defining DIE */
+	/* name -> best subprogram DIE (val); ptr holds its score_die() + 1 */
+	struct hmap names;
+	struct hmap addrs;  /* entry address -> defining DIE */
 	struct hmap protos; /* owned name -> prototype or NULL (miss) */
 	struct dwarftypes *types;
 	struct dfile *next;

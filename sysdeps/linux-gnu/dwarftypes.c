@@ -15,7 +15,7 @@
 
 #define MAX_ENUMS 4096
 #define MAX_PEEL 64 /* typedef/cv chain */
-#define MAX_DIMS 8 /* array dimensions */
+#define MAX_DIMS 8  /* array dimensions */
 
 struct dwarftypes {
 	struct type_arena arena;

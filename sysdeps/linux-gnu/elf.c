@@ -25,15 +25,15 @@
 /* A GOT slot named by a dynamic relocation. */
 struct slot {
 	uint64_t got;
-	uint64_t addend;	/* IRELATIVE: the resolver's address */
-	const char *name;	/* symbol name in libelf's data; NULL for
-				 * IRELATIVE */
+	uint64_t addend; /* IRELATIVE: the resolver's address */
+	/* symbol name in libelf's data; NULL for IRELATIVE */
+	const char *name;
 };
 
 /* A .symtab or .dynsym symbol, to name IRELATIVE slots. */
 struct addr_sym {
 	uint64_t addr;
-	int rank;		/* see sym_rank */
+	int rank; /* see sym_rank */
 	const char *name;
 };
 
@@ -72,27 +72,46 @@ static int fail(char *errbuf, size_t errlen, int err, const char *fmt, ...)
 static const char *machine_name(unsigned int machine)
 {
 	switch (machine) {
-	case EM_386:		return "i386";
-	case EM_X86_64:		return "x86-64";
-	case EM_AARCH64:	return "AArch64";
-	case EM_ARM:		return "ARM";
-	case EM_PPC:		return "PowerPC";
-	case EM_PPC64:		return "PowerPC64";
-	case EM_S390:		return "IBM S/390";
-	case EM_MIPS:		return "MIPS";
-	case EM_RISCV:		return "RISC-V";
-	case EM_SPARC:		return "SPARC";
-	case EM_SPARCV9:	return "SPARC v9";
-	case EM_IA_64:		return "IA-64";
-	case EM_ALPHA:		return "Alpha";
-	case EM_SH:		return "SuperH";
-	case EM_68K:		return "m68k";
-	case EM_PARISC:		return "PA-RISC";
+	case EM_386:
+		return "i386";
+	case EM_X86_64:
+		return "x86-64";
+	case EM_AARCH64:
+		return "AArch64";
+	case EM_ARM:
+		return "ARM";
+	case EM_PPC:
+		return "PowerPC";
+	case EM_PPC64:
+		return "PowerPC64";
+	case EM_S390:
+		return "IBM S/390";
+	case EM_MIPS:
+		return "MIPS";
+	case EM_RISCV:
+		return "RISC-V";
+	case EM_SPARC:
+		return "SPARC";
+	case EM_SPARCV9:
+		return "SPARC v9";
+	case EM_IA_64:
+		return "IA-64";
+	case EM_ALPHA:
+		return "Alpha";
+	case EM_SH:
+		return "SuperH";
+	case EM_68K:
+		return "m68k";
+	case EM_PARISC:
+		return "PA-RISC";
 #ifdef EM_LOONGARCH
-	case EM_LOONGARCH:	return "LoongArch";
+	case EM_LOONGARCH:
+		return "LoongArch";
 #endif
-	case EM_BPF:		return "BPF";
-	default:		return NULL;
+	case EM_BPF:
+		return "BPF";
+	default:
+		return NULL;
 	}
 }
 
@@ -144,8 +163,8 @@ static int check_header(Elf *elf, struct elf_image *img, char *errbuf,
 
 		if (name)
 			return fail(errbuf, errlen, ENOEXEC,
-				    "ELF for another architecture (%s%s)",
-				    name, cls == ELFCLASS32 ? ", 32-bit" : "");
+				    "ELF for another architecture (%s%s)", name,
+				    cls == ELFCLASS32 ? ", 32-bit" : "");
 		return fail(errbuf, errlen, ENOEXEC,
 			    "ELF for another architecture (machine %u%s)",
 			    eh.e_machine, cls == ELFCLASS32 ? ", 32-bit" : "");
@@ -236,8 +255,8 @@ static void read_soname(struct scan *sc, struct elf_image *img)
 }
 
 /* The name of dynamic symbol NDX, or NULL. */
-static const char *dynsym_name(struct scan *sc, Elf_Data *syms,
-			       size_t strndx, size_t ndx)
+static const char *dynsym_name(struct scan *sc, Elf_Data *syms, size_t strndx,
+			       size_t ndx)
 {
 	GElf_Sym sym;
 
@@ -390,7 +409,7 @@ static const char *sym_at(struct scan *sc, uint64_t addr)
 		load_syms(sc);
 	size_t lo = 0;
 	size_t hi = sc->nsyms;
-	while (lo < hi) {		/* lower bound: first addr >= ADDR */
+	while (lo < hi) { /* lower bound: first addr >= ADDR */
 		size_t mid = lo + (hi - lo) / 2;
 
 		if (sc->syms[mid].addr < addr)
@@ -428,7 +447,7 @@ static void on_stub(void *ctx, uint64_t stub, uint64_t got)
 				       sizeof(*sc->slots), cmp_slot);
 
 	if (!s)
-		return;		/* PLT0 or a slot we know nothing of */
+		return; /* PLT0 or a slot we know nothing of */
 	if (sc->nout == sc->capout) {
 		sc->capout = sc->capout ? sc->capout * 2 : 64;
 		sc->out = xreallocarray(sc->out, sc->capout, sizeof(*sc->out));
@@ -484,7 +503,7 @@ static void scan_image(Elf *elf, struct elf_image *img)
 
 	find_sections(&sc);
 	read_soname(&sc, img);
-	if (sc.dynsym) {	/* static binaries have no library calls */
+	if (sc.dynsym) { /* static binaries have no library calls */
 		load_slots(&sc);
 		scan_code(&sc);
 		finish_entries(&sc, img);

@@ -36,7 +36,7 @@
 static const struct options *opts;
 static struct protoset *protos;
 static struct dwarf_protos *dwarf;
-static int main_status = -1;	/* tracer exit status once known */
+static int main_status = -1; /* tracer exit status once known */
 
 /* ---- the stop context: registers, lazily the FP registers ---- */
 
@@ -44,7 +44,7 @@ struct stop {
 	struct callsite cs;
 	struct arch_regs regs;
 	struct arch_fpregs fp;
-	int fp_state;		/* 0 not read, 1 read, -1 failed */
+	int fp_state; /* 0 not read, 1 read, -1 failed */
 	pid_t tid;
 };
 
@@ -191,8 +191,8 @@ static void on_exit_status(struct task *t, const struct tracee_event *ev)
 				    signame(ev->sig));
 	}
 	if (t->tid == attach_launched_pid())
-		main_status = ev->kind == TRACEE_EXITED ? ev->code
-							: 128 + ev->sig;
+		main_status = ev->kind == TRACEE_EXITED ? ev->code :
+							  128 + ev->sig;
 	task_drop(t);
 }
 

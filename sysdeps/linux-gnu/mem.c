@@ -32,9 +32,9 @@ static struct {
 	struct memsrc src;
 	pid_t pid;
 	int memfd;
-	struct page *pages;		/* NPAGES, allocated on first use */
-	size_t used;			/* pages of this generation */
-	uint32_t slot[NSLOTS];		/* page index + 1 */
+	struct page *pages;    /* NPAGES, allocated on first use */
+	size_t used;	       /* pages of this generation */
+	uint32_t slot[NSLOTS]; /* page index + 1 */
 	uint32_t slot_gen[NSLOTS];
 	uint32_t gen;
 	unsigned long syscalls;

@@ -16,9 +16,9 @@ extern const char *const plt_arch_sections[];
 
 /* What a dynamic relocation type means for a GOT slot. */
 enum plt_reloc_kind {
-	PLT_RELOC_OTHER,	/* not a function slot: ignored */
-	PLT_RELOC_SYMBOL,	/* JUMP_SLOT, GLOB_DAT: named by its symbol */
-	PLT_RELOC_IRELATIVE,	/* resolver at r_addend, no symbol */
+	PLT_RELOC_OTHER,     /* not a function slot: ignored */
+	PLT_RELOC_SYMBOL,    /* JUMP_SLOT, GLOB_DAT: named by its symbol */
+	PLT_RELOC_IRELATIVE, /* resolver at r_addend, no symbol */
 };
 
 enum plt_reloc_kind plt_arch_reloc_kind(uint32_t type);

@@ -87,9 +87,12 @@ static struct scratch *map_region(struct task *t, const struct arch_regs *saved,
 	uint64_t hint = find_gap(p->pid, near);
 	if (!hint)
 		return NULL;
-	long args[6] = { (long)hint, SCRATCH_SIZE, PROT_READ | PROT_EXEC,
+	long args[6] = { (long)hint,
+			 SCRATCH_SIZE,
+			 PROT_READ | PROT_EXEC,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
-			 -1, 0 };
+			 -1,
+			 0 };
 	long ret;
 	if (tracee_inject_syscall(t, saved, SYS_mmap, args, &ret) ||
 	    (unsigned long)ret > -4096UL)
@@ -139,7 +142,11 @@ void scratch_unmap(struct task *t, const struct arch_regs *saved)
 	p->syscall_insn = 0;
 	for (size_t i = 0; i < p->nscratch; i++) {
 		long args[6] = { (long)p->scratch[i].base,
-				 (long)p->scratch[i].size, 0, 0, 0, 0 };
+				 (long)p->scratch[i].size,
+				 0,
+				 0,
+				 0,
+				 0 };
 		long ret;
 		/* A failure leaves the region mapped in a task that is gone
 		 * or that we cannot drive: nothing more to do about it. */

@@ -17,29 +17,31 @@ struct arch_fpregs;
 
 /* What a waitpid status of a tracee says.  Ends first, then stops. */
 enum tracee_event_kind {
-	TRACEE_EXITED,		/* it exited: code is its exit status */
-	TRACEE_KILLED,		/* a signal killed it: sig */
-	TRACEE_SIGNAL,		/* signal-delivery stop of sig; SIGTRAP is one
-				 * of our int3s or a finished step */
-	TRACEE_SYSCALL,		/* syscall-stop (never requested) */
-	TRACEE_GROUP_STOP,	/* PTRACE_EVENT_STOP for a stopping signal
-				 * sig (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU) */
-	TRACEE_EVENT_STOP,	/* any other PTRACE_EVENT_STOP: after
-				 * PTRACE_INTERRUPT, or a new task's first
-				 * stop */
-	TRACEE_CLONE,		/* PTRACE_EVENT_CLONE: the event message is
-				 * the new tid */
-	TRACEE_FORK,		/* PTRACE_EVENT_FORK: likewise */
-	TRACEE_VFORK,		/* PTRACE_EVENT_VFORK: likewise */
-	TRACEE_EXEC,		/* PTRACE_EVENT_EXEC: the event message is
-				 * the tid that called execve */
-	TRACEE_OTHER_EVENT,	/* another PTRACE_EVENT (never requested) */
+	TRACEE_EXITED, /* it exited: code is its exit status */
+	TRACEE_KILLED, /* a signal killed it: sig */
+	/* signal-delivery stop of sig; SIGTRAP is one of our int3s or a
+	 * finished step */
+	TRACEE_SIGNAL,
+	TRACEE_SYSCALL, /* syscall-stop (never requested) */
+	/* PTRACE_EVENT_STOP for a stopping signal sig (SIGSTOP, SIGTSTP,
+	 * SIGTTIN, SIGTTOU) */
+	TRACEE_GROUP_STOP,
+	/* any other PTRACE_EVENT_STOP: after PTRACE_INTERRUPT, or a new task's
+	 * first stop */
+	TRACEE_EVENT_STOP,
+	/* PTRACE_EVENT_CLONE: the event message is the new tid */
+	TRACEE_CLONE,
+	TRACEE_FORK,  /* PTRACE_EVENT_FORK: likewise */
+	TRACEE_VFORK, /* PTRACE_EVENT_VFORK: likewise */
+	/* PTRACE_EVENT_EXEC: the event message is the tid that called execve */
+	TRACEE_EXEC,
+	TRACEE_OTHER_EVENT, /* another PTRACE_EVENT (never requested) */
 };
 
 struct tracee_event {
 	enum tracee_event_kind kind;
-	int sig;		/* KILLED: the signal; stops: WSTOPSIG */
-	int code;		/* EXITED: the exit status */
+	int sig;  /* KILLED: the signal; stops: WSTOPSIG */
+	int code; /* EXITED: the exit status */
 };
 
 /* Decode STATUS, as waitpid(__WALL) returned it for a tracee seized with

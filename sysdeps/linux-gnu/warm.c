@@ -31,8 +31,8 @@
 static struct {
 	pthread_t thread;
 	bool started;
-	atomic_uint_fast64_t last;	/* time of the last stop */
-	atomic_int sleeping;		/* the futex word */
+	atomic_uint_fast64_t last; /* time of the last stop */
+	atomic_int sleeping;	   /* the futex word */
 	atomic_bool quit;
 } warm;
 
@@ -54,8 +54,8 @@ static void *spin(void *arg)
 	struct sched_param sp = { 0 };
 	sched_setscheduler(0, SCHED_IDLE, &sp);
 	while (!atomic_load_explicit(&warm.quit, memory_order_relaxed)) {
-		uint64_t last = atomic_load_explicit(&warm.last,
-						     memory_order_relaxed);
+		uint64_t last =
+			atomic_load_explicit(&warm.last, memory_order_relaxed);
 		if (now_ns() - last < WARM_NS) {
 			for (int i = 0; i < 256; i++)
 				__builtin_ia32_pause();

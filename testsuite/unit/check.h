@@ -52,20 +52,20 @@ static inline void check_fail_end(void)
 	fputc('\n', stderr);
 }
 
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			check_fail_begin(__FILE__, __LINE__, #cond);	\
-			__VA_OPT__(check_fail_note(__VA_ARGS__);)	\
-			check_fail_end();				\
-		}							\
+#define CHECK(cond, ...)                                             \
+	do {                                                         \
+		if (!(cond)) {                                       \
+			check_fail_begin(__FILE__, __LINE__, #cond); \
+			__VA_OPT__(check_fail_note(__VA_ARGS__);)    \
+			check_fail_end();                            \
+		}                                                    \
 	} while (0)
 
-#define FAIL(...)							\
-	do {								\
-		check_fail_begin(__FILE__, __LINE__, NULL);		\
-		check_fail_note(__VA_ARGS__);				\
-		check_fail_end();					\
+#define FAIL(...)                                           \
+	do {                                                \
+		check_fail_begin(__FILE__, __LINE__, NULL); \
+		check_fail_note(__VA_ARGS__);               \
+		check_fail_end();                           \
 	} while (0)
 
 /* GOT and WANT are strings; NULL is shown as "(null)" and equals only

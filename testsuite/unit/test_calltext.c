@@ -17,13 +17,12 @@
 
 #define BASE 0x10000ULL
 #define MEMSZ 8192
-#define STACK (BASE + 6144)	/* rsp at entry */
+#define STACK (BASE + 6144) /* rsp at entry */
 
 static unsigned char mem[MEMSZ];
-static size_t brk_off;		/* bump allocator in mem[0..6144) */
+static size_t brk_off; /* bump allocator in mem[0..6144) */
 
-static size_t fake_read(struct memsrc *m, uint64_t addr, void *buf,
-			size_t len)
+static size_t fake_read(struct memsrc *m, uint64_t addr, void *buf, size_t len)
 {
 	(void)m;
 	if (addr < BASE || addr >= BASE + MEMSZ)
@@ -200,7 +199,9 @@ static void test_strings(void)
 	calltext_free(pending);
 	/* explicit lengths show NULs, like ltrace 0.7.3; the ellipsis
 	 * only when cut */
-	regs.rdi = 0; regs.rsi = put("C.UTF-8\0xy", 11); regs.rdx = 8;
+	regs.rdi = 0;
+	regs.rsi = put("C.UTF-8\0xy", 11);
+	regs.rdx = 8;
 	ENTRY("g_mc", "0, \"C.UTF-8\\0\", 8");
 	calltext_free(pending);
 	opts.strlen = 4;
@@ -217,7 +218,7 @@ static void test_strings(void)
 	ENTRY("f_str", "\"abcd\"");
 	calltext_free(pending);
 	opts.strlen = 32;
-	regs.rdi = BASE + MEMSZ - 3;	/* runs into unreadable memory */
+	regs.rdi = BASE + MEMSZ - 3; /* runs into unreadable memory */
 	memcpy(mem + MEMSZ - 3, "xyz", 3);
 	ENTRY("f_str", "\"xyz\"");
 	calltext_free(pending);
@@ -225,8 +226,11 @@ static void test_strings(void)
 
 static void test_chars(void)
 {
-	static const struct { long v; const char *s; } t[] = {
-		{ 'A', "'A'" }, { '\n', "'\\n'" }, { -1, "'\\377'" },
+	static const struct {
+		long v;
+		const char *s;
+	} t[] = {
+		{ 'A', "'A'" }, { '\n', "'\\n'" },  { -1, "'\\377'" },
 		{ 0, "'\\0'" }, { 200, "'\\310'" }, { '\'', "'''" },
 	};
 
@@ -241,7 +245,10 @@ static void test_chars(void)
 static void test_arrays_structs(void)
 {
 	int a[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
-	struct { int v; uint64_t next; } n[3];
+	struct {
+		int v;
+		uint64_t next;
+	} n[3];
 
 	reset();
 	regs.rdi = put(a, sizeof(a));
@@ -259,7 +266,9 @@ static void test_arrays_structs(void)
 	ENTRY("mk_pt", "3, 4");
 	regs.rax = 3 | (4ULL << 32);
 	RET("", "{ 3, 4 }");
-	n[0].v = 1; n[1].v = 2; n[2].v = 3;
+	n[0].v = 1;
+	n[1].v = 2;
+	n[2].v = 3;
 	regs.rdi = BASE + brk_off;
 	n[0].next = regs.rdi + 16;
 	n[1].next = regs.rdi + 32;
@@ -276,7 +285,10 @@ static void test_arrays_structs(void)
 /* A long linked list stops at -A nested structs of one type. */
 static void test_deep_list(void)
 {
-	struct { int v; uint64_t next; } n[10];
+	struct {
+		int v;
+		uint64_t next;
+	} n[10];
 
 	reset();
 	uint64_t base = BASE + brk_off;
@@ -298,8 +310,12 @@ static void test_floats(void)
 	ENTRY("scale", "2.500000, 0.500000");
 	set_xmm(0, 1.25);
 	RET("", "1.250000");
-	regs.rdi = 1; regs.rsi = 2; regs.rdx = 3; regs.rcx = 4;
-	regs.r8 = 5; regs.r9 = 6;
+	regs.rdi = 1;
+	regs.rsi = 2;
+	regs.rdx = 3;
+	regs.rcx = 4;
+	regs.r8 = 5;
+	regs.r9 = 6;
 	set_stack(1, 7);
 	set_xmm(0, 8.5);
 	set_stack(2, 9);
@@ -314,7 +330,9 @@ static void test_struct_passing(void)
 
 	reset();
 	regs.rdi = 1 | (2ULL << 32);
-	set_stack(1, 4); set_stack(2, 5); set_stack(3, 6);
+	set_stack(1, 4);
+	set_stack(2, 5);
+	set_stack(3, 6);
 	regs.rsi = 9;
 	ENTRY("f_sp", "{ 1, 2 }, { 4, 5, 6 }, 9");
 	calltext_free(pending);
@@ -336,9 +354,12 @@ static void test_struct_passing(void)
 
 static void test_lenses(void)
 {
-	static const struct { uint64_t v; const char *s; } bv[] = {
-		{ 0x2c, "<2-3,5>" }, { ~1ULL, "~<0>" }, { 0, "<>" },
-		{ ~0ULL, "~<>" }, { 1ULL << 63, "<63>" },
+	static const struct {
+		uint64_t v;
+		const char *s;
+	} bv[] = {
+		{ 0x2c, "<2-3,5>" }, { ~1ULL, "~<0>" },	     { 0, "<>" },
+		{ ~0ULL, "~<>" },    { 1ULL << 63, "<63>" },
 	};
 
 	reset();
@@ -347,13 +368,17 @@ static void test_lenses(void)
 		ENTRY("bv", bv[i].s);
 		calltext_free(pending);
 	}
-	regs.rdi = 44; regs.rsi = 0755; regs.rdx = 0xffffffff;
+	regs.rdi = 44;
+	regs.rsi = 0755;
+	regs.rdx = 0xffffffff;
 	ENTRY("g_hex", "0x2c, 0755, 0xffffffff");
 	calltext_free(pending);
-	regs.rdi = 1; regs.rsi = 7;
+	regs.rdi = 1;
+	regs.rsi = 7;
 	ENTRY("g_en", "1, X");
 	calltext_free(pending);
-	regs.rdi = 5; regs.rsi = 6;
+	regs.rdi = 5;
+	regs.rsi = 6;
 	ENTRY("g_en", "B, 6");
 	calltext_free(pending);
 	regs.rdi = 6;
@@ -363,7 +388,9 @@ static void test_lenses(void)
 	ENTRY("g_b", "false");
 	regs.rax = 3;
 	RET("", "true");
-	regs.rdi = 2; regs.rsi = 5; regs.rdx = 7;
+	regs.rdi = 2;
+	regs.rsi = 5;
+	regs.rdx = 7;
 	ENTRY("g_hide", "2, 7");
 	calltext_free(pending);
 }
@@ -371,10 +398,12 @@ static void test_lenses(void)
 static void test_unknown(void)
 {
 	reset();
-	regs.rdi = (uint64_t)-5; regs.rsi = (uint64_t)-20000;
-	regs.rdx = 10000; regs.rcx = 0x7ffea7957c18;
+	regs.rdi = (uint64_t)-5;
+	regs.rsi = (uint64_t)-20000;
+	regs.rdx = 10000;
+	regs.rcx = 0x7ffea7957c18;
 	ENTRY("no_such_function", "-5, 0xffffffffffffb1e0, 10000, "
-	      "0x7ffea7957c18");
+				  "0x7ffea7957c18");
 	regs.rax = 10001;
 	RET("", "0x2711");
 	ENTRY("g_void", "");
@@ -391,7 +420,8 @@ static void test_pointers(void)
 	regs.rdx = 0;
 	ENTRY("g_ip", "77, 0x10000, 0");
 	calltext_free(pending);
-	regs.rdi = 0; regs.rsi = 0;
+	regs.rdi = 0;
+	regs.rsi = 0;
 	ENTRY("g_ip", "nil, 0, 0");
 	calltext_free(pending);
 	regs.rdi = 8;
@@ -405,7 +435,10 @@ static void test_pointers(void)
 static void test_arrays_of_strings(void)
 {
 	uint64_t sa[3];
-	struct { unsigned long n; uint64_t s; } st;
+	struct {
+		unsigned long n;
+		uint64_t s;
+	} st;
 
 	reset();
 	sa[0] = put_str("a");
@@ -428,12 +461,18 @@ static void test_out_params(void)
 {
 	reset();
 	uint64_t buf = put("\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);
-	regs.rdi = 3; regs.rsi = buf; regs.rdx = 16;
+	regs.rdi = 3;
+	regs.rsi = buf;
+	regs.rdx = 16;
 	ENTRY("read", "3");
 	memcpy(mem + (buf - BASE), "filled-data", 11);
-	regs.rsi = 0xdead; regs.rdi = 0; regs.rax = 6;
+	regs.rsi = 0xdead;
+	regs.rdi = 0;
+	regs.rax = 6;
 	RET("\"filled\", 16", "6");
-	regs.rdi = 1; regs.rsi = put_str("hello world"); regs.rdx = 5;
+	regs.rdi = 1;
+	regs.rsi = put_str("hello world");
+	regs.rdx = 5;
 	ENTRY("g_w", "1, \"hello\", 5");
 	calltext_free(pending);
 	opts.strlen = 4;
@@ -452,36 +491,47 @@ static void test_format(void)
 	regs.rdx = 42;
 	set_xmm(0, 1.5);
 	set_xmm(1, 2.25);
-	regs.rcx = 'q'; regs.r8 = 255; regs.r9 = 7;
+	regs.rcx = 'q';
+	regs.r8 = 255;
+	regs.r9 = 7;
 	set_stack(1, 0);
 	ENTRY("printf", "\"%s %d %f %5.2f %c %x %lu %p %%\\n\", \"fmt\", 42, "
-	      "1.500000, 2.250000, 'q', 0xff, 7, 0");
+			"1.500000, 2.250000, 'q', 0xff, 7, 0");
 	regs.rax = 37;
 	RET("", "37");
 	opts.strlen = 5;
 	ENTRY("printf", "\"%s %d\"..., \"fmt\", 42, 1.500000, 2.250000, "
-	      "'q', 0xff, 7, 0");
+			"'q', 0xff, 7, 0");
 	calltext_free(pending);
 	opts.strlen = 32;
 	/* a format far longer than -s still decides the arguments */
 	memset(longfmt, 'x', sizeof(longfmt));
 	strcpy(longfmt + 80, "%d %*d %.*s");
 	regs.rdi = put_str(longfmt);
-	regs.rsi = 1; regs.rdx = 2; regs.rcx = 3; regs.r8 = 2;
+	regs.rsi = 1;
+	regs.rdx = 2;
+	regs.rcx = 3;
+	regs.r8 = 2;
 	regs.r9 = put_str("abc");
 	/* %.*s shows at most the precision's characters */
 	ENTRY("printf", "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"..., 1, 2, 3, "
-	      "2, \"ab\"");
+			"2, \"ab\"");
 	calltext_free(pending);
 	regs.rdi = put_str("%hhd %hd %lld %o %e %g %s\n");
-	regs.rsi = 300; regs.rdx = 70000; regs.rcx = 5; regs.r8 = 8;
-	set_xmm(0, 1.5); set_xmm(1, 2.5);
+	regs.rsi = 300;
+	regs.rdx = 70000;
+	regs.rcx = 5;
+	regs.r8 = 8;
+	set_xmm(0, 1.5);
+	set_xmm(1, 2.5);
 	regs.r9 = put_str("z");
 	ENTRY("printf", "\"%hhd %hd %lld %o %e %g %s\\n\", ',', 4464, 5, "
-	      "010, 1.500000, 2.500000, \"z\"");
+			"010, 1.500000, 2.500000, \"z\"");
 	calltext_free(pending);
 	/* fixed-length strings stop at a NUL */
-	regs.rdi = 1; regs.rsi = put("ab\0cd\n", 7); regs.rdx = 6;
+	regs.rdi = 1;
+	regs.rsi = put("ab\0cd\n", 7);
+	regs.rdx = 6;
 	ENTRY("g_w", "1, \"ab\", 6");
 	calltext_free(pending);
 	/* snprintf(+string2, ulong, format): all printed at return */
@@ -508,18 +558,18 @@ static void test_wide(void)
 	regs.rsi = put(h, sizeof(h));
 	regs.rdx = put(bad, sizeof(bad));
 	ENTRY("g_wide", "\"\u0427\u0442\u043e-\u0442o.\\n\", \"a\u00e9c\", "
-	      "\"\\x{d800}\\x{110000}\\x{85}\"");
+			"\"\\x{d800}\\x{110000}\\x{85}\"");
 	calltext_free(pending);
 	opts.strlen = 3;
 	ENTRY("g_wide", "\"\u0427\u0442\u043e\"..., \"a\u00e9c\", "
-	      "\"\\x{d800}\\x{110000}\\x{85}\"");
+			"\"\\x{d800}\\x{110000}\\x{85}\"");
 	calltext_free(pending);
 	opts.strlen = 32;
 	/* UTF-8 of three and four bytes */
 	uint32_t far[] = { 0x20ac, 0xffff, 0x10000, 0x1f600, 0 };
 	regs.rdi = put(far, sizeof(far));
 	ENTRY("g_wide", "\"\u20ac\uffff\U00010000\U0001f600\", \"a\u00e9c\", "
-	      "\"\\x{d800}\\x{110000}\\x{85}\"");
+			"\"\\x{d800}\\x{110000}\\x{85}\"");
 	calltext_free(pending);
 	/* a wide format and its arguments */
 	{
@@ -529,7 +579,7 @@ static void test_wide(void)
 		regs.rsi = put(w, sizeof(w));
 		regs.rdx = 5;
 		ENTRY("wprintf", "\"\u0427 %ls %d\", "
-		      "\"\u0427\u0442\u043e-\u0442o.\\n\", 5");
+				 "\"\u0427\u0442\u043e-\u0442o.\\n\", 5");
 		calltext_free(pending);
 	}
 }
@@ -543,19 +593,22 @@ static void test_format_more(void)
 	reset();
 	opts.strlen = 64;
 	regs.rdi = put_str("%hhu %hhx %hx %ho %zu %jd %td %qd %Lf %m %n %%");
-	regs.rsi = 0x1ff; regs.rdx = 0x1ff; regs.rcx = 0x12345;
-	regs.r8 = 8; regs.r9 = (uint64_t)-1;
+	regs.rsi = 0x1ff;
+	regs.rdx = 0x1ff;
+	regs.rcx = 0x12345;
+	regs.r8 = 8;
+	regs.r9 = (uint64_t)-1;
 	/* at entry rsp + 8 is 16-byte aligned (SysV 3.2.2) */
 	regs.rsp = STACK - 8;
-	set_stack(0, (uint64_t)-2);	/* %jd at [rsp+8] */
-	set_stack(1, (uint64_t)-3);	/* %td */
-	set_stack(2, 1ULL << 40);	/* %qd */
+	set_stack(0, (uint64_t)-2); /* %jd at [rsp+8] */
+	set_stack(1, (uint64_t)-3); /* %td */
+	set_stack(2, 1ULL << 40);   /* %qd */
 	/* %Lf: [rsp+32] is not 16-byte aligned, so [rsp+40] */
 	memcpy(mem + (STACK - BASE) + 32, &ld, 10);
-	set_stack(6, 0x1234);		/* %n: after the long double */
+	set_stack(6, 0x1234); /* %n: after the long double */
 	ENTRY("printf", "\"%hhu %hhx %hx %ho %zu %jd %td %qd %Lf %m %n %%\", "
-	      "255, 0xff, 0x2345, 010, 18446744073709551615, -2, -3, "
-	      "1099511627776, 2.500000, 0x1234");
+			"255, 0xff, 0x2345, 010, 18446744073709551615, -2, -3, "
+			"1099511627776, 2.500000, 0x1234");
 	calltext_free(pending);
 	opts.strlen = 32;
 	regs.rsp = STACK;
@@ -568,13 +621,16 @@ static void test_format_more(void)
 	memcpy(mem + (STACK - BASE) + 8, &d8, 8);
 	memcpy(mem + (STACK - BASE) + 16, &d9, 8);
 	regs.rsi = 77;
-	ENTRY("printf", "\"%f %f %f %f %f %f %f %f %f %f %d\", 0.500000, "
+	ENTRY("printf",
+	      "\"%f %f %f %f %f %f %f %f %f %f %d\", 0.500000, "
 	      "1.500000, 2.500000, 3.500000, 4.500000, 5.500000, 6.500000, "
 	      "7.500000, 8.500000, 9.500000, 77");
 	calltext_free(pending);
 	/* positional: shown in argument order, types from the specs */
 	regs.rdi = put_str("%2$s %1$d %3$*1$x");
-	regs.rsi = 4; regs.rdx = put_str("two"); regs.rcx = 255;
+	regs.rsi = 4;
+	regs.rdx = put_str("two");
+	regs.rcx = 255;
 	ENTRY("printf", "\"%2$s %1$d %3$*1$x\", 4, \"two\", 0xff");
 	calltext_free(pending);
 	/* an unknown conversion ends the pack; a NULL format is nil */
@@ -622,12 +678,17 @@ static void test_dynamic_structs(void)
 	unsigned char b[64] = { 0 };
 	uint64_t n = 3;
 	int v[] = { 10, 20, 30, 99 };
-	struct { uint64_t ino; long off; unsigned short rl; char ty;
-		 char name[256]; } de;
+	struct {
+		uint64_t ino;
+		long off;
+		unsigned short rl;
+		char ty;
+		char name[256];
+	} de;
 
 	reset();
 	memcpy(b, &n, 8);
-	memcpy(b + 8, v, sizeof(v));	/* 3 ints, then the int member */
+	memcpy(b + 8, v, sizeof(v)); /* 3 ints, then the int member */
 	regs.rdi = put(b, sizeof(b));
 	ENTRY("g_dyn", "{ 3, [ 10, 20, 30 ], 99 }");
 	calltext_free(pending);
@@ -651,7 +712,9 @@ static void test_dynamic_structs(void)
 		iov[1] = 4;
 		iov[2] = put_str("er\nbody");
 		iov[3] = 7;
-		regs.rdi = 3; regs.rsi = put(iov, sizeof(iov)); regs.rdx = 2;
+		regs.rdi = 3;
+		regs.rsi = put(iov, sizeof(iov));
+		regs.rdx = 2;
 		ENTRY("g_iov",
 		      "3, [ { \"head\", 4 }, { \"er\\nbody\", 7 } ], 2");
 		calltext_free(pending);
@@ -678,14 +741,18 @@ static void test_dynamic_structs(void)
 static void test_bounds(void)
 {
 	int a[5] = { 1, 2, 3, 4, 5 };
-	struct { int v; int pad; uint64_t l, r; } t[3];
+	struct {
+		int v;
+		int pad;
+		uint64_t l, r;
+	} t[3];
 
 	reset();
 	regs.rdi = put(a, sizeof(a));
 	regs.rsi = 1ULL << 40;
 	ENTRY("g_bigarr", "[ 1, 2, 3, 4... ], 1099511627776");
 	calltext_free(pending);
-	regs.rsi = (uint64_t)-1;	/* a negative length is empty */
+	regs.rsi = (uint64_t)-1; /* a negative length is empty */
 	ENTRY("g_bigarr", "[  ], 18446744073709551615");
 	calltext_free(pending);
 	/* a tree whose children point back up: every pointer back to a
@@ -713,12 +780,11 @@ static void test_bounds(void)
 		regs.rdi = regs.rsi = regs.rdx = BASE;
 		strbuf_init(&sb);
 		cs.at_entry = true;
-		pending = calltext_entry(&opts,
-					 protolib_lookup(pl, "g_wideout"),
-					 &cs, &sb);
+		pending = calltext_entry(
+			&opts, protolib_lookup(pl, "g_wideout"), &cs, &sb);
 		/* past the budget by at most one value's text */
 		CHECK(sb.len >= lens_budget(&opts) / 2 &&
-		      sb.len <= lens_budget(&opts) + 4096,
+			      sb.len <= lens_budget(&opts) + 4096,
 		      "output length %zu, budget %zu", sb.len,
 		      lens_budget(&opts));
 		strbuf_destroy(&sb);
@@ -732,17 +798,25 @@ static void test_more_lenses(void)
 	unsigned char bits[2] = { 0x05, 0x80 };
 	unsigned x[2] = { 1, 0x80000000u };
 	int one = 1;
-	struct { int a, h; char c; char s[4]; } cs1 = { 5, 6, 'z', "abcd" };
+	struct {
+		int a, h;
+		char c;
+		char s[4];
+	} cs1 = { 5, 6, 'z', "abcd" };
 
 	reset();
 	regs.rdi = put(bits, 2);
 	regs.rsi = x[0] | (uint64_t)x[1] << 32;
 	ENTRY("g_bvp", "<0,2,15>, <0,63>");
 	calltext_free(pending);
-	regs.rdi = put(&one, 4); regs.rsi = 0xffff; regs.rdx = 0x1ff;
+	regs.rdi = put(&one, 4);
+	regs.rsi = 0xffff;
+	regs.rdx = 0x1ff;
 	ENTRY("g_bp", "true, N, 0xff");
 	calltext_free(pending);
-	regs.rdi = 0; regs.rsi = 1; regs.rdx = 0;
+	regs.rdi = 0;
+	regs.rsi = 1;
+	regs.rdx = 0;
 	ENTRY("g_bp", "false, P, 0");
 	calltext_free(pending);
 	/* 13 bytes: INTEGER class, in rdi and rsi */

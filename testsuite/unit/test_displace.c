@@ -50,29 +50,30 @@ static void put_le(uint8_t *p, uint64_t v, unsigned n)
 /* Part 1: plans                                                      */
 /* ------------------------------------------------------------------ */
 
-#define A 0x555555554100ULL		/* instruction address */
-#define S (A + 0x10000000ULL)		/* slot, 256 MiB above */
+#define A 0x555555554100ULL   /* instruction address */
+#define S (A + 0x10000000ULL) /* slot, 256 MiB above */
 
 enum { RC_OK = 0, RC_INVAL = -EINVAL };
-#define NOTGT ((uint64_t)-1)		/* no target check */
+#define NOTGT ((uint64_t)-1) /* no target check */
 
 struct pcase {
 	const char *name;
 	uint8_t insn[16];
-	unsigned len;			/* bytes given to displace_plan */
+	unsigned len; /* bytes given to displace_plan */
 	uint64_t slot;
 	int rc;
 	enum displace_kind kind;
 	unsigned insn_len;
-	uint64_t target;		/* JUMP target, or branch target of
+	uint64_t target;  /* JUMP target, or branch target of
 					 * the slot code; NOTGT: none */
-	const char *code;		/* exact bytes, hex; "@X" is the LE
+	const char *code; /* exact bytes, hex; "@X" is the LE
 					 * qword X (F: addr+len, T: target) */
 };
 
 /* jmp qword [rip+0] and its qword */
 #define JABS(q) "ff2500000000" q
 
+/* clang-format off */
 static const struct pcase pcases[] = {
 	{ "nop", { 0x90 }, 1, S, RC_OK, DISPLACE_COPY, 1, NOTGT,
 	  "90" JABS("@F") },
@@ -166,6 +167,7 @@ static const struct pcase pcases[] = {
 	  DISPLACE_STEP, 0, NOTGT, "" },
 	{ "empty", { 0 }, 0, S, RC_INVAL, DISPLACE_STEP, 0, NOTGT, "" },
 };
+/* clang-format on */
 
 static int hexval(char c)
 {
@@ -189,10 +191,22 @@ static unsigned expand(const struct pcase *p, const struct displaced *d,
 			continue;
 		}
 		switch (s[1]) {
-		case 'F': put_le(out + n, fall, 8); n += 8; break;
-		case 'T': put_le(out + n, p->target, 8); n += 8; break;
-		case 'L': put_le(out + n, fall, 4); n += 4; break;
-		case 'H': put_le(out + n, fall >> 32, 4); n += 4; break;
+		case 'F':
+			put_le(out + n, fall, 8);
+			n += 8;
+			break;
+		case 'T':
+			put_le(out + n, p->target, 8);
+			n += 8;
+			break;
+		case 'L':
+			put_le(out + n, fall, 4);
+			n += 4;
+			break;
+		case 'H':
+			put_le(out + n, fall >> 32, 4);
+			n += 4;
+			break;
 		}
 		s += 2;
 	}
@@ -226,8 +240,8 @@ static int decode(const uint8_t *p, size_t n, ZydisDecodedInstruction *zi,
 
 	ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64,
 			 ZYDIS_STACK_WIDTH_64);
-	return ZYAN_SUCCESS(ZydisDecoderDecodeFull(&dec, p, n, zi, ops)) ?
-		0 : -1;
+	ZyanStatus st = ZydisDecoderDecodeFull(&dec, p, n, zi, ops);
+	return ZYAN_SUCCESS(st) ? 0 : -1;
 }
 
 /* Absolute address of a RIP-relative operand of the instruction at
@@ -272,12 +286,12 @@ static void check_redecode(const struct pcase *p, const struct displaced *d)
 		ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
 
 		if (decode(d->code + off, d->code_len - off, &zi, ops) != 0) {
-			FAIL("%s: slot code does not decode at +%u",
-			     p->name, off);
+			FAIL("%s: slot code does not decode at +%u", p->name,
+			     off);
 			return;
 		}
-		uint64_t abs = rip_abs(d->code + off, zi.length, p->slot + off,
-				       &jabs);
+		uint64_t abs =
+			rip_abs(d->code + off, zi.length, p->slot + off, &jabs);
 		if (jabs) {
 			uint64_t t = get_le(d->code + off + zi.length, 8);
 
@@ -288,8 +302,10 @@ static void check_redecode(const struct pcase *p, const struct displaced *d)
 			off += 8;
 		} else if (abs) {
 			saw_rip = 1;
-			CHECK(abs == orig, "%s: rip operand %#" PRIx64
-			      " != original %#" PRIx64, p->name, abs, orig);
+			CHECK(abs == orig,
+			      "%s: rip operand %#" PRIx64
+			      " != original %#" PRIx64,
+			      p->name, abs, orig);
 		}
 		off += zi.length;
 	}
@@ -330,16 +346,16 @@ static void run_pcase(const struct pcase *p)
 	memset(&d, 0xa5, sizeof(d));
 	int rc = displace_plan(p->insn, p->len, A, p->slot, &d);
 	CHECK(rc == p->rc, "%s: rc %d, expected %d", p->name, rc, p->rc);
-	CHECK(d.kind == p->kind, "%s: kind %d, expected %d", p->name,
-	      d.kind, p->kind);
+	CHECK(d.kind == p->kind, "%s: kind %d, expected %d", p->name, d.kind,
+	      p->kind);
 	if (p->insn_len)
 		CHECK(d.insn_len == p->insn_len, "%s: len %u, expected %u",
 		      p->name, d.insn_len, p->insn_len);
-	CHECK(d.code_len <= DISPLACE_SLOT_SIZE, "%s: slot overflow",
-	      p->name);
+	CHECK(d.code_len <= DISPLACE_SLOT_SIZE, "%s: slot overflow", p->name);
 	if (d.kind == DISPLACE_JUMP)
-		CHECK(d.target == p->target, "%s: target %#" PRIx64
-		      ", expected %#" PRIx64, p->name, d.target, p->target);
+		CHECK(d.target == p->target,
+		      "%s: target %#" PRIx64 ", expected %#" PRIx64, p->name,
+		      d.target, p->target);
 	if (d.kind != DISPLACE_COPY) {
 		CHECK(d.code_len == 0, "%s: code for non-copy", p->name);
 		return;
@@ -371,8 +387,8 @@ struct cpu {
 
 /* Shared with the asm below ("used": only the asm refers to some). */
 #define HIDDEN __attribute__((visibility("hidden")))
-HIDDEN __attribute__((used)) uint64_t dt_entry, dt_which, dt_host_rsp,
-	dt_tmp, dt_ctx;
+HIDDEN __attribute__((used)) uint64_t dt_entry, dt_which, dt_host_rsp, dt_tmp,
+	dt_ctx;
 HIDDEN void dt_run(struct cpu *c, uint64_t entry);
 HIDDEN void dt_land_fall(void);
 HIDDEN void dt_land_taken(void);
@@ -383,68 +399,67 @@ HIDDEN void dt_land_taken(void);
  * page), which record which, store every GPR and the flags back into
  * *cpu and return from dt_run.  No register is used as scratch between
  * the load and the store. */
-__asm__(
-"	.intel_syntax noprefix\n"
-"	.text\n"
-"	.globl dt_run, dt_land_fall, dt_land_taken\n"
-"	.hidden dt_run, dt_land_fall, dt_land_taken\n"
-"dt_run:\n"
-"	push rbp\n	push rbx\n	push r12\n"
-"	push r13\n	push r14\n	push r15\n"
-"	mov [rip + dt_host_rsp], rsp\n"
-"	mov [rip + dt_ctx], rdi\n"
-"	mov [rip + dt_entry], rsi\n"
-"	push qword ptr [rdi + 128]\n"
-"	popfq\n"
-"	mov rax, [rdi + 0]\n	mov rcx, [rdi + 8]\n"
-"	mov rdx, [rdi + 16]\n	mov rbx, [rdi + 24]\n"
-"	mov rsp, [rdi + 32]\n	mov rbp, [rdi + 40]\n"
-"	mov rsi, [rdi + 48]\n	mov r8, [rdi + 64]\n"
-"	mov r9, [rdi + 72]\n	mov r10, [rdi + 80]\n"
-"	mov r11, [rdi + 88]\n	mov r12, [rdi + 96]\n"
-"	mov r13, [rdi + 104]\n	mov r14, [rdi + 112]\n"
-"	mov r15, [rdi + 120]\n	mov rdi, [rdi + 56]\n"
-"	jmp qword ptr [rip + dt_entry]\n"
-"dt_land_fall:\n"
-"	mov qword ptr [rip + dt_which], 1\n"
-"	jmp 1f\n"
-"dt_land_taken:\n"
-"	mov qword ptr [rip + dt_which], 2\n"
-"1:	mov [rip + dt_tmp], rdi\n"
-"	mov rdi, [rip + dt_ctx]\n"
-"	mov [rdi + 0], rax\n	mov [rdi + 8], rcx\n"
-"	mov [rdi + 16], rdx\n	mov [rdi + 24], rbx\n"
-"	mov [rdi + 32], rsp\n	mov [rdi + 40], rbp\n"
-"	mov [rdi + 48], rsi\n	mov [rdi + 64], r8\n"
-"	mov [rdi + 72], r9\n	mov [rdi + 80], r10\n"
-"	mov [rdi + 88], r11\n	mov [rdi + 96], r12\n"
-"	mov [rdi + 104], r13\n	mov [rdi + 112], r14\n"
-"	mov [rdi + 120], r15\n"
-"	mov rax, [rip + dt_tmp]\n"
-"	mov [rdi + 56], rax\n"
-"	pushfq\n"
-"	pop qword ptr [rdi + 128]\n"
-"	cld\n"
-"	mov rsp, [rip + dt_host_rsp]\n"
-"	pop r15\n	pop r14\n	pop r13\n"
-"	pop r12\n	pop rbx\n	pop rbp\n"
-"	ret\n"
-"	.att_syntax prefix\n");
+__asm__("	.intel_syntax noprefix\n"
+	"	.text\n"
+	"	.globl dt_run, dt_land_fall, dt_land_taken\n"
+	"	.hidden dt_run, dt_land_fall, dt_land_taken\n"
+	"dt_run:\n"
+	"	push rbp\n	push rbx\n	push r12\n"
+	"	push r13\n	push r14\n	push r15\n"
+	"	mov [rip + dt_host_rsp], rsp\n"
+	"	mov [rip + dt_ctx], rdi\n"
+	"	mov [rip + dt_entry], rsi\n"
+	"	push qword ptr [rdi + 128]\n"
+	"	popfq\n"
+	"	mov rax, [rdi + 0]\n	mov rcx, [rdi + 8]\n"
+	"	mov rdx, [rdi + 16]\n	mov rbx, [rdi + 24]\n"
+	"	mov rsp, [rdi + 32]\n	mov rbp, [rdi + 40]\n"
+	"	mov rsi, [rdi + 48]\n	mov r8, [rdi + 64]\n"
+	"	mov r9, [rdi + 72]\n	mov r10, [rdi + 80]\n"
+	"	mov r11, [rdi + 88]\n	mov r12, [rdi + 96]\n"
+	"	mov r13, [rdi + 104]\n	mov r14, [rdi + 112]\n"
+	"	mov r15, [rdi + 120]\n	mov rdi, [rdi + 56]\n"
+	"	jmp qword ptr [rip + dt_entry]\n"
+	"dt_land_fall:\n"
+	"	mov qword ptr [rip + dt_which], 1\n"
+	"	jmp 1f\n"
+	"dt_land_taken:\n"
+	"	mov qword ptr [rip + dt_which], 2\n"
+	"1:	mov [rip + dt_tmp], rdi\n"
+	"	mov rdi, [rip + dt_ctx]\n"
+	"	mov [rdi + 0], rax\n	mov [rdi + 8], rcx\n"
+	"	mov [rdi + 16], rdx\n	mov [rdi + 24], rbx\n"
+	"	mov [rdi + 32], rsp\n	mov [rdi + 40], rbp\n"
+	"	mov [rdi + 48], rsi\n	mov [rdi + 64], r8\n"
+	"	mov [rdi + 72], r9\n	mov [rdi + 80], r10\n"
+	"	mov [rdi + 88], r11\n	mov [rdi + 96], r12\n"
+	"	mov [rdi + 104], r13\n	mov [rdi + 112], r14\n"
+	"	mov [rdi + 120], r15\n"
+	"	mov rax, [rip + dt_tmp]\n"
+	"	mov [rdi + 56], rax\n"
+	"	pushfq\n"
+	"	pop qword ptr [rdi + 128]\n"
+	"	cld\n"
+	"	mov rsp, [rip + dt_host_rsp]\n"
+	"	pop r15\n	pop r14\n	pop r13\n"
+	"	pop r12\n	pop rbx\n	pop rbp\n"
+	"	ret\n"
+	"	.att_syntax prefix\n");
 
 /* Symbolic values, resolved per case: the case's data qword, its
  * "taken" landing stub, or the initial rsp, plus a signed 16-bit offset. */
-#define V_DATA	0xd000000000000000ULL
-#define V_TAKEN	0xe000000000000000ULL
-#define V_STACK	0xf000000000000000ULL
-#define DAT(o)	(V_DATA | (uint16_t)(o))
-#define STK(o)	(V_STACK | (uint16_t)(o))
+#define V_DATA 0xd000000000000000ULL
+#define V_TAKEN 0xe000000000000000ULL
+#define V_STACK 0xf000000000000000ULL
+#define DAT(o) (V_DATA | (uint16_t)(o))
+#define STK(o) (V_STACK | (uint16_t)(o))
 
 #define F_CF 0x1
 #define F_PF 0x4
 #define F_ZF 0x40
 #define F_SF 0x80
 #define F_OF 0x800
-#define F_STATUS 0xcd5		/* CF PF AF ZF SF DF OF */
+#define F_STATUS 0xcd5 /* CF PF AF ZF SF DF OF */
 
 enum { RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11, R12 };
 
@@ -452,18 +467,28 @@ struct xcase {
 	const char *name;
 	uint8_t insn[15];
 	unsigned len;
-	unsigned fix_off, fix_size;	/* rel8/rel32/disp32 to patch */
-	uint64_t fix_to;		/* V_DATA or V_TAKEN */
-	struct { int reg; uint64_t v; } regs[2]; /* reg+1; 0: unused */
+	unsigned fix_off, fix_size; /* rel8/rel32/disp32 to patch */
+	uint64_t fix_to;	    /* V_DATA or V_TAKEN */
+	struct {
+		int reg;
+		uint64_t v;
+	} regs[2]; /* reg+1; 0: unused */
 	uint64_t flags;
-	struct { int off; uint64_t v; } stk[2];	/* v == 0: unused */
+	struct {
+		int off;
+		uint64_t v;
+	} stk[2]; /* v == 0: unused */
 	uint64_t data;
-	int which;			/* 1: fall-through, 2: taken */
-	unsigned ignore;		/* registers not compared */
+	int which;	 /* 1: fall-through, 2: taken */
+	unsigned ignore; /* registers not compared */
 };
 
-#define REG(r, v) { (r) + 1, (v) }
+#define REG(r, v)            \
+	{                    \
+		(r) + 1, (v) \
+	}
 
+/* clang-format off */
 static const struct xcase xcases[] = {
 	{ "nop", { 0x90 }, 1, 0, 0, 0, { { 0, 0 } }, 0, { { 0, 0 } }, 0, 1, 0 },
 	{ "add rax,rcx", { 0x48, 0x01, 0xc8 }, 3, 0, 0, 0,
@@ -550,15 +575,16 @@ static const struct xcase xcases[] = {
 	{ "ret 16", { 0xc2, 0x10, 0x00 }, 3, 0, 0, 0, { { 0, 0 } }, F_OF,
 	  { { 0, V_TAKEN } }, 0, 2, 0 },
 };
+/* clang-format on */
 
 #define NXCASES (sizeof(xcases) / sizeof(xcases[0]))
-#define CASE_SPAN 64		/* bytes of code page per case */
-#define TAKEN_OFF 44		/* taken stub, within the case span */
+#define CASE_SPAN 64 /* bytes of code page per case */
+#define TAKEN_OFF 44 /* taken stub, within the case span */
 #define STACK_SIZE 16384
 
 struct env {
-	uint8_t *code;		/* cases, 64 bytes each; then data */
-	uint8_t *slots;		/* one slot per case */
+	uint8_t *code;	/* cases, 64 bytes each; then data */
+	uint8_t *slots; /* one slot per case */
 	uint8_t *stack;
 	uint64_t rsp0;
 };
@@ -640,8 +666,8 @@ static void initial(const struct env *e, size_t i, struct cpu *c)
 	data_at(e, i)[1] = 0x5555aaaa5555aaaaULL;
 }
 
-static void run(const struct env *e, size_t i, struct cpu *c,
-		uint64_t entry, struct result *r)
+static void run(const struct env *e, size_t i, struct cpu *c, uint64_t entry,
+		struct result *r)
 {
 	dt_which = 0;
 	dt_run(c, entry);
@@ -656,20 +682,22 @@ static void compare(const struct xcase *x, const struct result *n,
 {
 	for (unsigned r = 0; r < 16; r++)
 		if (!(x->ignore & (1u << r)))
-			CHECK(n->cpu.r[r] == d->cpu.r[r], "%s: r%u native %#"
-			      PRIx64 " displaced %#" PRIx64, x->name, r,
-			      n->cpu.r[r], d->cpu.r[r]);
+			CHECK(n->cpu.r[r] == d->cpu.r[r],
+			      "%s: r%u native %#" PRIx64 " displaced %#" PRIx64,
+			      x->name, r, n->cpu.r[r], d->cpu.r[r]);
 	CHECK(((n->cpu.flags ^ d->cpu.flags) & F_STATUS) == 0,
 	      "%s: flags native %#" PRIx64 " displaced %#" PRIx64, x->name,
 	      n->cpu.flags, d->cpu.flags);
-	CHECK(n->which == (uint64_t)x->which, "%s: native landing %" PRIu64
-	      ", expected %d", x->name, n->which, x->which);
-	CHECK(d->which == (uint64_t)x->which, "%s: displaced landing %"
-	      PRIu64 ", expected %d", x->name, d->which, x->which);
+	CHECK(n->which == (uint64_t)x->which,
+	      "%s: native landing %" PRIu64 ", expected %d", x->name, n->which,
+	      x->which);
+	CHECK(d->which == (uint64_t)x->which,
+	      "%s: displaced landing %" PRIu64 ", expected %d", x->name,
+	      d->which, x->which);
 	CHECK(memcmp(n->data, d->data, sizeof(n->data)) == 0,
 	      "%s: data differs", x->name);
-	CHECK(memcmp(n->stack, d->stack, STACK_SIZE) == 0,
-	      "%s: stack differs", x->name);
+	CHECK(memcmp(n->stack, d->stack, STACK_SIZE) == 0, "%s: stack differs",
+	      x->name);
 }
 
 /* Where the displaced run starts, as the tracer would set RIP. */
@@ -694,8 +722,8 @@ static int displaced_entry(const struct env *e, size_t i, struct cpu *c,
 		return 0;
 	case DISPLACE_CALL:
 		c->r[RSP] -= 8;
-		put_le(e->stack + (c->r[RSP] - (uint64_t)e->stack),
-		       d.ret_addr, 8);
+		put_le(e->stack + (c->r[RSP] - (uint64_t)e->stack), d.ret_addr,
+		       8);
 		*entry = d.target;
 		return 0;
 	default:

@@ -233,8 +233,7 @@ static void check_named(struct dwarf_protos *d, const char *lib)
 		FAIL("struct named: %zu visible fields, expected 4", n);
 		return;
 	}
-	CHECK(is_kind(f[0], TYPE_ARRAY, LENS_STRING) &&
-	      type_sizeof(f[0]) == 16,
+	CHECK(is_kind(f[0], TYPE_ARRAY, LENS_STRING) && type_sizeof(f[0]) == 16,
 	      "struct named: name is not string(array(char, zero(16)))");
 	CHECK(is_kind(f[1], TYPE_ARRAY, LENS_DEFAULT) &&
 		      f[1]->elt->kind == TYPE_INT && array_len(f[1]) == 4,
@@ -389,14 +388,14 @@ static void check_libc(void)
 			      is_kind(p->params[1], TYPE_ULONG, LENS_DEFAULT),
 		      "qsort: not void(addr, ulong, ulong, addr)");
 	if ((p = get(d, LIBC, "printf", 1)))
-		CHECK(p->params[0]->kind == TYPE_PACK,
-		      "printf: not (format)");
+		CHECK(p->params[0]->kind == TYPE_PACK, "printf: not (format)");
 	dwarf_protos_free(d);
 }
 
 static void set_fixtures(void)
 {
-	fixture_dir(fixtures, sizeof(fixtures), "DWARF_FIXTURES", "dwarf-fixtures", __FILE__);
+	fixture_dir(fixtures, sizeof(fixtures), "DWARF_FIXTURES",
+		    "dwarf-fixtures", __FILE__);
 }
 
 int main(void)

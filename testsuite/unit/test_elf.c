@@ -149,8 +149,7 @@ static const struct reloc *reloc_at(const struct facts *f, uint64_t off)
 }
 
 /* Decode a stub by hand: [endbr64] [bnd] jmp *disp32(%rip). */
-static bool stub_target(const struct code_scn *c, uint64_t addr,
-			uint64_t *got)
+static bool stub_target(const struct code_scn *c, uint64_t addr, uint64_t *got)
 {
 	const uint8_t *p = c->bytes + (addr - c->addr);
 	size_t left = c->size - (addr - c->addr);
@@ -184,8 +183,8 @@ static void check_entry(const char *path, const struct facts *f,
 		     e->addr);
 		return;
 	}
-	CHECK(!strncmp(c->name, ".plt", 4), "%s: %s: stub in %s", path,
-	      e->name, c->name);
+	CHECK(!strncmp(c->name, ".plt", 4), "%s: %s: stub in %s", path, e->name,
+	      c->name);
 	uint64_t got;
 	CHECK(stub_target(c, e->addr, &got) && got == e->got,
 	      "%s: %s: bytes at %#" PRIx64 " do not jump through %#" PRIx64,
@@ -197,7 +196,7 @@ static void check_entry(const char *path, const struct facts *f,
 		return;
 	}
 	if (r->type == R_X86_64_IRELATIVE)
-		return;		/* named from .symtab: see check_ifunc */
+		return; /* named from .symtab: see check_ifunc */
 	CHECK(!strcmp(r->name, e->name), "%s: slot %#" PRIx64 " is %s, got %s",
 	      path, e->got, r->name, e->name);
 }
@@ -232,8 +231,10 @@ static const struct plt_entry *find_name(const struct elf_image *img,
 static void check_objdump(const char *path, const struct elf_image *img)
 {
 	char cmd[4200];
-	snprintf(cmd, sizeof(cmd), "objdump -d -j .plt -j .plt.sec -j .plt.got "
-		 "'%s' 2>/dev/null", path);
+	snprintf(cmd, sizeof(cmd),
+		 "objdump -d -j .plt -j .plt.sec -j .plt.got "
+		 "'%s' 2>/dev/null",
+		 path);
 	FILE *p = popen(cmd, "r");
 	if (!p)
 		return;
@@ -244,7 +245,7 @@ static void check_objdump(const char *path, const struct elf_image *img)
 
 		if (sscanf(line, "%llx <%511[^>]>:", &addr, name) != 2)
 			continue;
-		size_t len = strlen(name);	/* not "free@plt-0x10" (PLT0) */
+		size_t len = strlen(name); /* not "free@plt-0x10" (PLT0) */
 		if (len < 4 || strcmp(name + len - 4, "@plt") ||
 		    !strncmp(name, "*ABS*", 5))
 			continue;
@@ -253,8 +254,8 @@ static void check_objdump(const char *path, const struct elf_image *img)
 		for (i = 0; i < img->nplt && img->plt[i].addr != addr; i++)
 			;
 		CHECK(i < img->nplt && !strcmp(img->plt[i].name, name),
-		      "%s: objdump has %s@plt at %#llx, scanner does not",
-		      path, name, addr);
+		      "%s: objdump has %s@plt at %#llx, scanner does not", path,
+		      name, addr);
 	}
 	pclose(p);
 }
@@ -295,9 +296,11 @@ static bool build(const char *out, const char *src, const char *flags)
 {
 	char cmd[8192];
 
-	snprintf(cmd, sizeof(cmd), "gcc -fno-builtin -fno-inline "
+	snprintf(cmd, sizeof(cmd),
+		 "gcc -fno-builtin -fno-inline "
 		 "-D_FORTIFY_SOURCE=0 -O0 %s -o '%s/%s' '%s/%s' "
-		 ">/dev/null 2>&1", flags, tmpdir, out, fixtures, src);
+		 ">/dev/null 2>&1",
+		 flags, tmpdir, out, fixtures, src);
 	return system(cmd) == 0;
 }
 
@@ -345,15 +348,19 @@ static const struct variant variants[] = {
 	{ "cf", "calls.c", "-fcf-protection=full", "", NULL, true },
 	{ "ibt", "calls.c", "-fcf-protection=full -Wl,-z,ibtplt", ".plt.sec",
 	  NULL, true },
-	{ "ibt_now", "calls.c", "-fcf-protection=full -Wl,-z,ibtplt "
-	  "-Wl,-z,now", ".plt.sec", NULL, true },
+	{ "ibt_now", "calls.c",
+	  "-fcf-protection=full -Wl,-z,ibtplt "
+	  "-Wl,-z,now",
+	  ".plt.sec", NULL, true },
 	{ "addrof", "addrof.c", "", ".plt", addrof_got, true },
 	{ "addrof_now", "addrof.c", "-Wl,-z,now", ".plt", addrof_got, true },
 	{ "addrof_ibt", "addrof.c", "-fcf-protection=full -Wl,-z,ibtplt",
 	  ".plt.sec", addrof_got, true },
 	{ "nopie", "calls.c", "-no-pie", ".plt", NULL, false },
-	{ "nopie_ibt", "calls.c", "-no-pie -fcf-protection=full "
-	  "-Wl,-z,ibtplt", ".plt.sec", NULL, false },
+	{ "nopie_ibt", "calls.c",
+	  "-no-pie -fcf-protection=full "
+	  "-Wl,-z,ibtplt",
+	  ".plt.sec", NULL, false },
 };
 
 static void test_variant(const struct variant *v)
@@ -412,7 +419,8 @@ static void test_ifunc(const char *out, const char *flags, const char *name)
 	struct elf_image img;
 	if (!scan_and_check(path, &img))
 		return;
-	const struct plt_entry *e = name ? find_name(&img, name) : check_irel_names(path, &img);
+	const struct plt_entry *e = name ? find_name(&img, name) :
+					   check_irel_names(path, &img);
 	CHECK(e, "%s: no IRELATIVE stub named %s", path, name ? name : "IREL");
 	CHECK(find_name(&img, "printf"), "%s: no printf", path);
 	elf_image_destroy(&img);
@@ -555,8 +563,7 @@ static void test_errors(void)
 {
 	char path[4200];
 
-	expect_error("/nonexistent/test_elf", -ENOENT,
-		     strerror(ENOENT));
+	expect_error("/nonexistent/test_elf", -ENOENT, strerror(ENOENT));
 	expect_error(tmpdir, -EISDIR, strerror(EISDIR));
 	tmp_path(path, sizeof(path), "text");
 	write_file(path, "#!/bin/sh\necho hello\n", 21);
@@ -602,30 +609,31 @@ static void log_stub(void *ctx, uint64_t stub, uint64_t got)
  * entry (no GOT jump); 0x1030: bnd stub (slot 0x3008); 0x1040: an
  * invalid byte; 0x1041: a .plt.got stub (slot 0x3010). */
 static const uint8_t plt_bytes[] = {
-	0xff, 0x35, 0xe2, 0x1f, 0, 0,		/* push 0x2fe8(%rip) */
-	0xf2, 0xff, 0x25, 0xe3, 0x1f, 0, 0,	/* bnd jmp *0x2ff0 */
-	0x0f, 0x1f, 0x00,			/* nopl (%rax) */
-	0xff, 0x25, 0xea, 0x1f, 0, 0,		/* 1010 jmp *0x3000 */
-	0x68, 0, 0, 0, 0,			/* push $0 */
-	0xe9, 0xe5, 0xff, 0xff, 0xff,		/* jmp 0x1005 */
-	0xf3, 0x0f, 0x1e, 0xfa,			/* 1020 endbr64 */
-	0x68, 1, 0, 0, 0,			/* push $1 */
-	0xf2, 0xe9, 0xd6, 0xff, 0xff, 0xff,	/* bnd jmp 0x1005 */
-	0x90,					/* nop */
-	0xf3, 0x0f, 0x1e, 0xfa,			/* 1030 endbr64 */
-	0xf2, 0xff, 0x25, 0xcd, 0x1f, 0, 0,	/* bnd jmp *0x3008 */
-	0x0f, 0x1f, 0x44, 0, 0,			/* nopl */
-	0x06,					/* 1040 invalid */
-	0xff, 0x25, 0xc9, 0x1f, 0, 0,		/* 1041 jmp *0x3010 */
-	0x66, 0x90,				/* xchg %ax,%ax */
+	0xff, 0x35, 0xe2, 0x1f, 0,    0,       /* push 0x2fe8(%rip) */
+	0xf2, 0xff, 0x25, 0xe3, 0x1f, 0,    0, /* bnd jmp *0x2ff0 */
+	0x0f, 0x1f, 0x00,		       /* nopl (%rax) */
+	0xff, 0x25, 0xea, 0x1f, 0,    0,       /* 1010 jmp *0x3000 */
+	0x68, 0,    0,	  0,	0,	       /* push $0 */
+	0xe9, 0xe5, 0xff, 0xff, 0xff,	       /* jmp 0x1005 */
+	0xf3, 0x0f, 0x1e, 0xfa,		       /* 1020 endbr64 */
+	0x68, 1,    0,	  0,	0,	       /* push $1 */
+	0xf2, 0xe9, 0xd6, 0xff, 0xff, 0xff,    /* bnd jmp 0x1005 */
+	0x90,				       /* nop */
+	0xf3, 0x0f, 0x1e, 0xfa,		       /* 1030 endbr64 */
+	0xf2, 0xff, 0x25, 0xcd, 0x1f, 0,    0, /* bnd jmp *0x3008 */
+	0x0f, 0x1f, 0x44, 0,	0,	       /* nopl */
+	0x06,				       /* 1040 invalid */
+	0xff, 0x25, 0xc9, 0x1f, 0,    0,       /* 1041 jmp *0x3010 */
+	0x66, 0x90,			       /* xchg %ax,%ax */
 };
 
 static void check_logged(const struct got_log *l, size_t i, uint64_t stub,
 			 uint64_t got)
 {
 	CHECK(i < l->n && l->stub[i] == stub && l->got[i] == got,
-	      "decoder: stub %zu is %#" PRIx64 "->%#" PRIx64 ", want %#"
-	      PRIx64 "->%#" PRIx64, i, l->stub[i], l->got[i], stub, got);
+	      "decoder: stub %zu is %#" PRIx64 "->%#" PRIx64 ", want %#" PRIx64
+	      "->%#" PRIx64,
+	      i, l->stub[i], l->got[i], stub, got);
 }
 
 static void test_decoder(void)

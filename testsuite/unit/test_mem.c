@@ -21,9 +21,9 @@
 #define BIG (1UL << 20)
 
 struct layout {
-	uint64_t edge;		/* last page before an unmapped one */
-	uint64_t none;		/* a PROT_NONE page */
-	uint64_t big;		/* BIG bytes of a pattern */
+	uint64_t edge; /* last page before an unmapped one */
+	uint64_t none; /* a PROT_NONE page */
+	uint64_t big;  /* BIG bytes of a pattern */
 };
 
 static char pattern(size_t i)
@@ -81,16 +81,14 @@ static void test_edge(struct memsrc *m, const struct layout *l)
 {
 	char buf[64];
 	size_t n = memsrc_read(m, l->edge + PAGE - 20, buf, sizeof(buf));
-	CHECK(n == 20, "read into an unmapped page returned %zu, want 20",
-	      n);
+	CHECK(n == 20, "read into an unmapped page returned %zu, want 20", n);
 	CHECK(memcmp(buf, "xxxxxxxxxxxxxxxxxxxx", 20) == 0, "edge bytes");
 	n = memsrc_read(m, l->edge + PAGE, buf, 8);
 	CHECK(n == 0, "read of an unmapped page returned %zu", n);
 }
 
 /* Misaligned start and end; the bytes past the range are not touched. */
-static void test_none(struct memsrc *m, const struct layout *l,
-		      const char *how)
+static void test_none(struct memsrc *m, const struct layout *l, const char *how)
 {
 	char buf[16];
 	memset(buf, '#', sizeof(buf));
@@ -133,8 +131,7 @@ static void test_prefetch(struct memsrc *m, const struct layout *l)
 	before = mem_syscalls();
 	for (int i = 0; i < 3; i++) {
 		size_t n = memsrc_read(m, addrs[i], buf, sizeof(buf));
-		CHECK(n == sizeof(buf) &&
-		      buf[0] == pattern(addrs[i] - l->big),
+		CHECK(n == sizeof(buf) && buf[0] == pattern(addrs[i] - l->big),
 		      "prefetched read %d", i);
 	}
 	CHECK(mem_syscalls() == before, "prefetched pages read again");
@@ -156,8 +153,10 @@ int main(void)
 	test_edge(m, &l);
 	test_big(m, &l);
 	test_prefetch(m, &l);
-	CHECK(mem_peeks() == peeks, "PEEKDATA used while process_vm_readv "
-	      "works (%lu words)", mem_peeks() - peeks);
+	CHECK(mem_peeks() == peeks,
+	      "PEEKDATA used while process_vm_readv "
+	      "works (%lu words)",
+	      mem_peeks() - peeks);
 	mem_reset();
 	test_none(m, &l, "/proc/PID/mem");
 	/* Without /proc/PID/mem: the PEEKDATA fallback. */

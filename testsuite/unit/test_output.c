@@ -20,17 +20,16 @@
 
 /* How the writer is set up, as main.c does from the options. */
 struct writer {
-	int align;		/* -a */
-	bool to_file;		/* -o FILE */
-	bool pid_prefix;	/* -f, or several -p */
-	bool eager;		/* output shared with the tracee */
+	int align;	 /* -a */
+	bool to_file;	 /* -o FILE */
+	bool pid_prefix; /* -f, or several -p */
+	bool eager;	 /* output shared with the tracee */
 };
 
 static const struct writer plain = { 0 };
 static const struct writer aligned = { .align = 24 };
 static const struct writer tasks = { .pid_prefix = true };
-static const struct writer tasks_file = { .pid_prefix = true,
-					  .to_file = true };
+static const struct writer tasks_file = { .pid_prefix = true, .to_file = true };
 
 /* The write end of the pipe, for cases that write around the writer. */
 static int trace_fd;
@@ -149,9 +148,8 @@ static void more_args_resumed(void)
 
 static void test_separator(void)
 {
-	CHECK_STR(trace(&plain, more_args),
-		  "pipe_both(3, [ 4, 5 ]) = 0\n"
-		  "pipe_later([ 6, 7 ]) = 0\n");
+	CHECK_STR(trace(&plain, more_args), "pipe_both(3, [ 4, 5 ]) = 0\n"
+					    "pipe_later([ 6, 7 ]) = 0\n");
 	/* as ltrace: the ", " stays on a resumed line */
 	CHECK_STR(trace(&plain, more_args_resumed),
 		  "pipe_both(3 <unfinished ...>\n"

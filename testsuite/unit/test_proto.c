@@ -123,7 +123,7 @@ static const struct {
 	  "e.conf:1:9: error: expected type name after 'typedef'\n" },
 	{ "typedef y int;\n", "e.conf:1:11: error: expected '='\n" },
 	{ "import foo;\n", "e.conf:1:8: error: expected library name in "
-	  "double quotes after 'import'\n" },
+			   "double quotes after 'import'\n" },
 	{ "import \"foo\"\n", "e.conf:1:13: error: expected ';'\n" },
 	{ "int bad(string[);\n", "e.conf:1:16: error: expected expression\n" },
 	{ "int bad(bitvec);\n",
@@ -149,7 +149,8 @@ static void test_errors(void)
 
 	for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); i++) {
 		struct protolib *pl = protolib_new();
-		const char *out = load_capture(pl, "e.conf", errors[i].text, &n);
+		const char *out =
+			load_capture(pl, "e.conf", errors[i].text, &n);
 		CHECK(n == 1 && !strcmp(out, errors[i].msg),
 		      "error case %zu: got %d [%s] want [%s]", i, n, out,
 		      errors[i].msg);
@@ -158,7 +159,8 @@ static void test_errors(void)
 	}
 	/* the rest of a file loads: bad lines are skipped one by one */
 	struct protolib *pl = protolib_new();
-	load_capture(pl, "e.conf", "int good1(int);\nint bad(int;\n"
+	load_capture(pl, "e.conf",
+		     "int good1(int);\nint bad(int;\n"
 		     "int bad(string(int)\nint next(int);\nint good2(long);\n",
 		     &n);
 	CHECK(n == 2);
@@ -173,16 +175,18 @@ static void test_constructs(void)
 	struct protolib *pl = protolib_new();
 	const struct prototype *p;
 
-	CHECK(conf_load_string(pl, "c.conf",
-		"typedef dirent = struct(ulong, hide(long), hide(ushort), "
-		"hide(char), string(array(char, zero(256))));\n"
-		"int rd(dirent*);\n"
-		"ldouble fl(ldouble, format(string(array(uint, zero)*)));\n"
-		"int st(string(array(char, 5)), string[4], string0, "
-		"struct(char, ldouble));\n"
-		"hex(uint*) hx(octal, hex, bool, guess(int));\n"
-		"typedef hexptr = hex(uint*);\n"
-		"int dyn(struct(ulong, array(int, elt1), int)*);\n") == 0);
+	CHECK(conf_load_string(
+		      pl, "c.conf",
+		      "typedef dirent = struct(ulong, hide(long), hide(ushort), "
+		      "hide(char), string(array(char, zero(256))));\n"
+		      "int rd(dirent*);\n"
+		      "ldouble fl(ldouble, format(string(array(uint, zero)*)));\n"
+		      "int st(string(array(char, 5)), string[4], string0, "
+		      "struct(char, ldouble));\n"
+		      "hex(uint*) hx(octal, hex, bool, guess(int));\n"
+		      "typedef hexptr = hex(uint*);\n"
+		      "int dyn(struct(ulong, array(int, elt1), int)*);\n") ==
+	      0);
 	p = protolib_lookup(pl, "rd");
 	/* 8 + 8 + 2 + 1 + 256 bytes, aligned to 8 */
 	CHECK(p && type_sizeof(p->params[0]->elt) == 280);
@@ -235,21 +239,23 @@ static void test_import(void)
 	protolib_set_import_resolver(libs[1], resolve, NULL);
 	protolib_set_import_resolver(libs[2], resolve, NULL);
 	CHECK(conf_load_string(libs[0], "types.conf",
-		"typedef fd = int;\nint shared(long);\n"
-		"int only_types(int);\n") == 0);
+			       "typedef fd = int;\nint shared(long);\n"
+			       "int only_types(int);\n") == 0);
 	CHECK(conf_load_string(libs[1], "other.conf",
-		"import \"types\";\nint shared(int, int);\n"
-		"int only_other(fd);\n") == 0);
+			       "import \"types\";\nint shared(int, int);\n"
+			       "int only_other(fd);\n") == 0);
 	int n;
-	const char *out = load_capture(libs[2], "self.conf",
+	const char *out = load_capture(
+		libs[2], "self.conf",
 		"import \"other\";\nimport \"types\";\nimport \"self\";\n"
-		"int mine(fd, fd);\nimport \"nowhere\";\n", &n);
+		"int mine(fd, fd);\nimport \"nowhere\";\n",
+		&n);
 	CHECK(n == 1);
 	CHECK(!strcmp(out, "self.conf:5:8: error: no prototype library to "
-		      "import for nowhere\n"));
+			   "import for nowhere\n"));
 	const struct prototype *p = protolib_lookup(libs[2], "mine");
 	CHECK(p && p->nparams == 2 && p->params[0]->kind == TYPE_INT);
-	p = protolib_lookup(libs[2], "shared");	/* other.conf first */
+	p = protolib_lookup(libs[2], "shared"); /* other.conf first */
 	CHECK(p && p->nparams == 2);
 	CHECK(protolib_lookup(libs[2], "only_types") &&
 	      protolib_lookup(libs[2], "only_other"));
@@ -258,8 +264,7 @@ static void test_import(void)
 	protolib_add_import(libs[0], libs[2]);
 	CHECK(!protolib_lookup(libs[2], "absent"));
 	/* without a resolver, import lines are accepted and ignored */
-	CHECK(conf_load_string(libs[0], "t2.conf", "import \"x\";\n")
-	      == 0);
+	CHECK(conf_load_string(libs[0], "t2.conf", "import \"x\";\n") == 0);
 	protolib_free(libs[2]);
 	protolib_free(libs[1]);
 	protolib_free(libs[0]);
@@ -275,9 +280,11 @@ static void test_priority(void)
 	CHECK(protolib_lookup(pl, "f")->nparams == 1);
 	/* so do typedefs (silently: only a file's own are redefinitions),
 	 * and a later file completes an earlier forward declaration */
-	CHECK(conf_load_string(pl, "c", "typedef t = int;\n"
+	CHECK(conf_load_string(pl, "c",
+			       "typedef t = int;\n"
 			       "typedef fw = struct;\n") == 0);
-	CHECK(conf_load_string(pl, "d", "typedef t = long;\nint g(t);\n"
+	CHECK(conf_load_string(pl, "d",
+			       "typedef t = long;\nint g(t);\n"
 			       "typedef fw = struct(int, fw*);\n") == 0);
 	CHECK(protolib_lookup(pl, "g")->params[0]->kind == TYPE_INT);
 	CHECK(!protolib_lookup_type(pl, "fw")->forward &&
@@ -288,7 +295,8 @@ static void test_priority(void)
 static void test_etc(void)
 {
 	if (access("/etc/ltrace.conf", R_OK)) {
-		fprintf(stderr, "test_proto: /etc/ltrace.conf absent, skipped\n");
+		fprintf(stderr,
+			"test_proto: /etc/ltrace.conf absent, skipped\n");
 		return;
 	}
 	struct protolib *pl = protolib_new();

@@ -10,7 +10,10 @@
 #define ARCH_BREAKPOINT 0xcc
 #define ARCH_DECR_PC_AFTER_BREAK 1
 /* "syscall; int3": what an injected system call runs. */
-#define ARCH_SYSCALL_INSN { 0x0f, 0x05, 0xcc }
+#define ARCH_SYSCALL_INSN        \
+	{                        \
+		0x0f, 0x05, 0xcc \
+	}
 #define ARCH_SYSCALL_INSN_LEN 3
 #define ARCH_MAX_INSN 15
 
@@ -61,8 +64,7 @@ static inline uint64_t arch_push_return(struct arch_regs *a)
 
 /* The first N integer argument registers, for prefetching what they
  * point at. */
-static inline unsigned arch_int_args(const struct arch_regs *a,
-				     uint64_t *out)
+static inline unsigned arch_int_args(const struct arch_regs *a, uint64_t *out)
 {
 	out[0] = a->r.rdi;
 	out[1] = a->r.rsi;
@@ -79,8 +81,8 @@ static inline uint64_t arch_retval(const struct arch_regs *a)
 }
 
 /* Set up an injected system call NR(ARGS) to run at IP. */
-static inline void arch_setup_syscall(struct arch_regs *a, uint64_t ip,
-				      long nr, const long args[6])
+static inline void arch_setup_syscall(struct arch_regs *a, uint64_t ip, long nr,
+				      const long args[6])
 {
 	a->r.rip = ip;
 	a->r.rax = nr;

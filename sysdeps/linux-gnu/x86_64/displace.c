@@ -29,9 +29,9 @@
 #define JMP_ABS_LEN 14
 
 struct ctx {
-	const uint8_t *bytes;		/* original instruction */
-	uint64_t addr;			/* its address in the tracee */
-	uint64_t slot;			/* where out->code will live */
+	const uint8_t *bytes; /* original instruction */
+	uint64_t addr;	      /* its address in the tracee */
+	uint64_t slot;	      /* where out->code will live */
 	ZydisDecodedInstruction zi;
 	ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
 	struct displaced *out;
@@ -141,8 +141,8 @@ static bool code_relocated(struct ctx *c, const uint8_t *bytes)
 	    c->zi.raw.disp.size != 32 || d->code_len > DISPLACE_SLOT_SIZE)
 		return false;
 	ZyanU64 abs;
-	if (!ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&c->zi, &c->ops[i],
-						   c->addr, &abs)))
+	if (!ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&c->zi, &c->ops[i], c->addr,
+						   &abs)))
 		return false;
 	int64_t disp = (int64_t)(abs - (c->slot + at + len));
 	if (!fits_i32(disp))
@@ -222,8 +222,8 @@ static bool plan_relative(struct ctx *c, int i)
 	    (c->zi.attributes & ZYDIS_ATTRIB_HAS_OPERANDSIZE) ||
 	    c->zi.mnemonic == ZYDIS_MNEMONIC_XBEGIN)
 		return false;
-	if (!ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&c->zi, &c->ops[i],
-						   c->addr, &target)))
+	if (!ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&c->zi, &c->ops[i], c->addr,
+						   &target)))
 		return false;
 	switch (c->zi.meta.category) {
 	case ZYDIS_CATEGORY_UNCOND_BR:
@@ -264,8 +264,8 @@ static bool plan_call_ind(struct ctx *c)
 
 	if (c->zi.meta.branch_type != ZYDIS_BRANCH_TYPE_NEAR ||
 	    (c->zi.attributes & ZYDIS_ATTRIB_HAS_OPERANDSIZE) ||
-	    c->zi.encoding != ZYDIS_INSTRUCTION_ENCODING_LEGACY ||
-	    m < 1 || c->bytes[m - 1] != 0xff || c->zi.raw.modrm.reg != 2)
+	    c->zi.encoding != ZYDIS_INSTRUCTION_ENCODING_LEGACY || m < 1 ||
+	    c->bytes[m - 1] != 0xff || c->zi.raw.modrm.reg != 2)
 		return false;
 	uint8_t push[ZYDIS_MAX_INSTRUCTION_LENGTH];
 	memcpy(push, c->bytes, c->zi.length);
@@ -305,8 +305,8 @@ static bool decode(struct ctx *c, const uint8_t *insn, size_t len)
 	if (!ZYAN_SUCCESS(ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64,
 					   ZYDIS_STACK_WIDTH_64)))
 		return false;
-	return ZYAN_SUCCESS(ZydisDecoderDecodeFull(&dec, insn, len,
-						   &c->zi, c->ops));
+	return ZYAN_SUCCESS(
+		ZydisDecoderDecodeFull(&dec, insn, len, &c->zi, c->ops));
 }
 
 /* The last resort: single-step the instruction in place. */
@@ -317,11 +317,10 @@ static void plan_step(struct displaced *out, unsigned insn_len)
 	out->insn_len = insn_len;
 }
 
-int displace_plan(const uint8_t *insn, size_t len, uint64_t addr,
-		  uint64_t slot, struct displaced *out)
+int displace_plan(const uint8_t *insn, size_t len, uint64_t addr, uint64_t slot,
+		  struct displaced *out)
 {
-	struct ctx c = { .bytes = insn, .addr = addr, .slot = slot,
-			 .out = out };
+	struct ctx c = { .bytes = insn, .addr = addr, .slot = slot, .out = out };
 
 	plan_step(out, 0);
 	if (insn == NULL || len == 0 || !decode(&c, insn, len))

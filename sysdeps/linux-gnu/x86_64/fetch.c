@@ -22,8 +22,8 @@ struct fetch_ctx {
 	struct user_regs_struct regs;
 	struct user_fpregs_struct fp;
 	bool have_fp;
-	unsigned ngp, nsse;	/* registers used so far */
-	uint64_t stack;		/* next stack slot */
+	unsigned ngp, nsse; /* registers used so far */
+	uint64_t stack;	    /* next stack slot */
 };
 
 static const size_t gp_off[] = {
@@ -94,7 +94,7 @@ static bool classify_into(const struct type *t, size_t off, enum cls cl[2])
 	case TYPE_VOID:
 		return true;
 	case TYPE_LDOUBLE:
-		return false;	/* X87 class: the aggregate is MEMORY */
+		return false; /* X87 class: the aggregate is MEMORY */
 	default:
 		if (off % type_alignof(t))
 			return false;
@@ -111,7 +111,7 @@ static size_t classify(const struct type *t, enum cls cl[2])
 
 	cl[0] = cl[1] = CLS_NONE;
 	if (t->kind == TYPE_ARRAY || t->kind == TYPE_PACK) {
-		cl[0] = CLS_INTEGER;	/* decays to a pointer */
+		cl[0] = CLS_INTEGER; /* decays to a pointer */
 		return 1;
 	}
 	if (size > 16 || !classify_into(t, 0, cl))
@@ -151,7 +151,7 @@ struct fetch_ctx *fetch_begin(struct callsite *cs, const struct type *ret,
 	f->stack = f->regs.rsp + 8;
 	enum cls cl[2];
 	if (ret && ret->kind == TYPE_STRUCT && !classify(ret, cl))
-		f->ngp = 1;	/* hidden pointer to the return buffer */
+		f->ngp = 1; /* hidden pointer to the return buffer */
 	if (want_fp)
 		snapshot_fp(f, cs);
 	return f;
@@ -228,16 +228,16 @@ int fetch_arg(struct fetch_ctx *f, struct callsite *cs, const struct type *t,
  * of which the number takes 10. */
 static int retval_x87(struct callsite *cs, void *buf)
 {
-	const struct user_fpregs_struct *fp = cs->fpregs ? cs->fpregs(cs)
-							 : NULL;
+	const struct user_fpregs_struct *fp = cs->fpregs ? cs->fpregs(cs) :
+							   NULL;
 	if (!fp)
 		return -1;
 	memcpy(buf, fp->st_space, 10);
 	return 0;
 }
 
-int fetch_retval(struct fetch_ctx *f, struct callsite *cs,
-		 const struct type *t, void *buf)
+int fetch_retval(struct fetch_ctx *f, struct callsite *cs, const struct type *t,
+		 void *buf)
 {
 	const struct user_regs_struct *r = cs->regs;
 	enum cls cl[2];
@@ -247,9 +247,10 @@ int fetch_retval(struct fetch_ctx *f, struct callsite *cs,
 	memset(buf, 0, fetch_bufsize(t));
 	if (t->kind == TYPE_LDOUBLE)
 		return retval_x87(cs, buf);
-	if (!n)		/* MEMORY: rax holds the buffer's address */
-		return memsrc_read(cs->mem, r->rax, buf, type_sizeof(t)) ==
-		       type_sizeof(t) ? 0 : -1;
+	if (!n) { /* MEMORY: rax holds the buffer's address */
+		size_t size = type_sizeof(t);
+		return memsrc_read(cs->mem, r->rax, buf, size) == size ? 0 : -1;
+	}
 	uint64_t gp[2] = { r->rax, r->rdx };
 	unsigned ngp = 0;
 	unsigned nsse = 0;

@@ -38,9 +38,9 @@ enum plt_reloc_kind plt_arch_reloc_kind(uint32_t type)
 }
 
 struct stub_state {
-	uint64_t start;		/* first byte of the candidate stub */
-	bool open;		/* a candidate is being decoded */
-	bool clean;		/* only endbr64 so far */
+	uint64_t start; /* first byte of the candidate stub */
+	bool open;	/* a candidate is being decoded */
+	bool clean;	/* only endbr64 so far */
 };
 
 /* If INSN at ADDR is `jmp *disp(%rip)`, store the slot address in GOT. */
@@ -115,9 +115,9 @@ void plt_arch_scan(const uint8_t *code, size_t size, uint64_t addr,
 		ZydisDecoderContext zctx;
 		ZydisDecodedInstruction insn;
 
-		if (ZYAN_FAILED(ZydisDecoderDecodeInstruction(&dec, &zctx,
-				code + off, size - off, &insn))) {
-			st.open = false;	/* garbage: resync */
+		if (ZYAN_FAILED(ZydisDecoderDecodeInstruction(
+			    &dec, &zctx, code + off, size - off, &insn))) {
+			st.open = false; /* garbage: resync */
 			off++;
 			continue;
 		}

@@ -3,7 +3,10 @@
 
 #include "libdwfix.h"
 
-static int cb(int x, void *data) { return x + (data != NULL); }
+static int cb(int x, void *data)
+{
+	return x + (data != NULL);
+}
 
 int main(void)
 {
