@@ -11,7 +11,8 @@
  * once, on the first lookup for that file; each name's prototype is built
  * at most once, and misses are cached too.  Derived types are bounded:
  * no more than DWARF_MAX_DEPTH levels of nesting (deeper pointers become
- * addresses), no more than DWARF_MAX_FIELDS members per struct.
+ * addresses), no more than DWARF_MAX_FIELDS members per struct (both in
+ * sysdeps/linux-gnu/dwarftypes.h).
  *
  * Mapping (sizes from the architecture's data model, abi.h):
  *   base types by DW_ATE encoding and size: char, short/ushort, int/uint,
@@ -35,9 +36,6 @@
 #define LTRACE_DWARFPROTO_H
 
 #include "forward.h"
-
-#define DWARF_MAX_DEPTH 16
-#define DWARF_MAX_FIELDS 256
 
 struct dwarf_protos;
 

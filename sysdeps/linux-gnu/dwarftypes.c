@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "abi.h"
-#include "dwarfproto.h"
 #include "dwarftypes.h"
 #include "expr.h"
 #include "hmap.h"

@@ -10,6 +10,11 @@
 
 #include "forward.h"
 
+/* Bounds on what one DIE may build (dwarfproto.h): deeper pointers
+ * become addresses, further members are dropped. */
+#define DWARF_MAX_DEPTH 16
+#define DWARF_MAX_FIELDS 256
+
 struct dwarftypes;
 
 /* An empty table.  Never fails. */
