@@ -113,6 +113,48 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* Act on option C (as getopt_long returned it, argument in optarg). */
+static void take_option(struct options *o, int c, char **argv)
+{
+	switch (c) {
+	case 'a':
+		o->align = parse_count(optarg, 'a', INT_MAX);
+		break;
+	case 'A':
+		o->arraylen = parse_count(optarg, 'A', MAX_LEN);
+		break;
+	case 'b':
+		o->no_signals = true;
+		break;
+	case 'f':
+		o->follow = true;
+		break;
+	case 'F':
+		add_conf(o, optarg);
+		break;
+	case 'h':
+		usage(stdout);
+		exit(0);
+	case 'o':
+		o->output = optarg;
+		break;
+	case 'p':
+		add_pid(o, optarg);
+		break;
+	case 'u':
+		o->user = optarg;
+		break;
+	case 's':
+		o->strlen = parse_count(optarg, 's', MAX_LEN);
+		break;
+	case 'V':
+		printf("ltrace version " PACKAGE_VERSION ".\n");
+		exit(0);
+	default: /* ':' or '?' */
+		bad_option(argv);
+	}
+}
+
 void options_parse(struct options *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof(*o));
@@ -122,45 +164,8 @@ void options_parse(struct options *o, int argc, char **argv)
 	int c;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:a:A:bfF:ho:p:s:u:V", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			o->align = parse_count(optarg, 'a', INT_MAX);
-			break;
-		case 'A':
-			o->arraylen = parse_count(optarg, 'A', MAX_LEN);
-			break;
-		case 'b':
-			o->no_signals = true;
-			break;
-		case 'f':
-			o->follow = true;
-			break;
-		case 'F':
-			add_conf(o, optarg);
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'p':
-			add_pid(o, optarg);
-			break;
-		case 'u':
-			o->user = optarg;
-			break;
-		case 's':
-			o->strlen = parse_count(optarg, 's', MAX_LEN);
-			break;
-		case 'V':
-			printf("ltrace version " PACKAGE_VERSION ".\n");
-			exit(0);
-		default: /* ':' or '?' */
-			bad_option(argv);
-		}
-	}
+				NULL)) != -1)
+		take_option(o, c, argv);
 	if (o->align < 0)
 		o->align = guess_align();
 	if (optind >= argc && !o->npids)
