@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/uio.h>
@@ -92,6 +93,10 @@ static size_t raw_read(uint64_t addr, void *buf, size_t len)
 	if (n < 0)
 		report(errno);
 	int err = EACCES;
+	/* An offset past INT64_MAX is EINVAL to pread: no such user
+	 * address exists, so the range is unreadable. */
+	if (addr + got > INT64_MAX || len - got > INT64_MAX - (addr + got))
+		return got;
 	if (mem.memfd >= 0) {
 		mem.syscalls++;
 		ssize_t m = pread(mem.memfd, (char *)buf + got, len - got,
