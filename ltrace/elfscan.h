@@ -1,6 +1,7 @@
-/* What the tracer needs to know of one ELF file: its call stubs.
- * Implemented with libelf in sysdeps/linux-gnu/elf.c, with the
- * per-architecture stub decoding in sysdeps/linux-gnu/<arch>/plt.c. */
+/* What the tracer needs to know of one ELF file: its segments, its call
+ * stubs and the symbols it exports.  Implemented with libelf in
+ * sysdeps/linux-gnu/elf.c (the image) and elfsyms.c (the exports), with
+ * the per-architecture stub decoding in sysdeps/linux-gnu/<arch>/plt.c. */
 #ifndef LTRACE_ELFSCAN_H
 #define LTRACE_ELFSCAN_H
 
@@ -18,10 +19,16 @@ struct plt_entry {
 	char *name;   /* symbol name, without version */
 };
 
+/* Addresses are link-time addresses: add the load bias. */
 struct elf_image {
-	bool is_dyn;	       /* ET_DYN (PIE or DSO): addresses are biased */
-	uint64_t entry;	       /* e_entry */
-	char *soname;	       /* DT_SONAME, or NULL */
+	bool is_dyn;	  /* ET_DYN (PIE or DSO): addresses are biased */
+	uint64_t entry;	  /* e_entry */
+	char *soname;	  /* DT_SONAME, or NULL */
+	char *interp;	  /* PT_INTERP: the program interpreter, or NULL */
+	uint64_t dynamic; /* PT_DYNAMIC's address, 0 if none */
+	/* [load_lo, load_hi): the span of the PT_LOAD segments (load_hi 0
+	 * if none) */
+	uint64_t load_lo, load_hi;
 	struct plt_entry *plt; /* sorted by addr */
 	size_t nplt;
 };
@@ -34,5 +41,29 @@ struct elf_image {
 int elf_image_read(struct elf_image *img, const char *path, char *errbuf,
 		   size_t errlen);
 void elf_image_destroy(struct elf_image *img);
+
+/* A symbol an object defines in .dynsym with global or weak binding. */
+struct elf_export {
+	const char *name; /* in the table's strings, without version */
+	uint64_t addr;	  /* st_value (link-time) */
+	bool func;	  /* STT_FUNC or STT_GNU_IFUNC */
+};
+
+/* The exports of one file, sorted by name (a name defined under several
+ * versions appears once per version). */
+struct elf_exports {
+	struct elf_export *v;
+	size_t n;
+	char *strs; /* owned: a copy of .dynstr */
+};
+
+/* Read the exports of PATH into EX.  Returns 0 (a file without .dynsym
+ * exports nothing), or a negative errno-style code; reports nothing.
+ * elf_exports_destroy releases EX after a successful read. */
+int elf_exports_read(struct elf_exports *ex, const char *path);
+/* The export named NAME, or NULL. */
+const struct elf_export *elf_exports_find(const struct elf_exports *ex,
+					  const char *name);
+void elf_exports_destroy(struct elf_exports *ex);
 
 #endif

@@ -1,5 +1,5 @@
-/* Reading one ELF file with libelf: its type, entry, soname and call
- * stubs.  This is the generic part; the stubs themselves are decoded by
+/* Reading one ELF file with libelf: its type, entry, segments (the
+ * PT_LOAD span, PT_INTERP, PT_DYNAMIC), soname and call stubs.  This is the generic part; the stubs themselves are decoded by
  * <arch>/plt.c through plt_arch.h.
  *
  * One pass over the section headers finds everything; the GOT slots
@@ -515,6 +515,52 @@ static void scan_image(Elf *elf, struct elf_image *img)
 	free(sc.rela);
 }
 
+/* The interpreter named by PT_INTERP PH, copied if it lies within the
+ * file and is NUL-terminated there. */
+static void read_interp(Elf *elf, const GElf_Phdr *ph, struct elf_image *img)
+{
+	size_t size = 0;
+	const char *raw = elf_rawfile(elf, &size);
+	if (!raw || ph->p_offset >= size || ph->p_filesz == 0 ||
+	    ph->p_filesz > size - ph->p_offset)
+		return;
+	const char *s = raw + ph->p_offset;
+	if (!img->interp && memchr(s, '\0', ph->p_filesz))
+		img->interp = xstrdup(s);
+}
+
+/* Note one program header. */
+static void note_segment(Elf *elf, const GElf_Phdr *ph, struct elf_image *img)
+{
+	switch (ph->p_type) {
+	case PT_LOAD:
+		if (ph->p_memsz > UINT64_MAX - ph->p_vaddr)
+			return;
+		if (!img->load_hi || ph->p_vaddr < img->load_lo)
+			img->load_lo = ph->p_vaddr;
+		if (ph->p_vaddr + ph->p_memsz > img->load_hi)
+			img->load_hi = ph->p_vaddr + ph->p_memsz;
+		break;
+	case PT_INTERP:
+		read_interp(elf, ph, img);
+		break;
+	case PT_DYNAMIC:
+		img->dynamic = ph->p_vaddr;
+		break;
+	}
+}
+
+static void read_segments(Elf *elf, struct elf_image *img)
+{
+	size_t n = 0;
+	if (elf_getphdrnum(elf, &n) < 0)
+		return;
+	GElf_Phdr ph;
+	for (size_t i = 0; i < n; i++)
+		if (gelf_getphdr(elf, (int)i, &ph))
+			note_segment(elf, &ph, img);
+}
+
 /* Read the ELF file open on FD into IMG; the caller closes FD. */
 static int read_fd(int fd, struct elf_image *img, char *errbuf, size_t errlen)
 {
@@ -524,8 +570,10 @@ static int read_fd(int fd, struct elf_image *img, char *errbuf, size_t errlen)
 		return fail(errbuf, errlen, ENOEXEC, "malformed ELF file: %s",
 			    elf_errmsg(-1));
 	int ret = check_header(elf, img, errbuf, errlen);
-	if (ret == 0)
+	if (ret == 0) {
+		read_segments(elf, img);
 		scan_image(elf, img);
+	}
 	elf_end(elf);
 	return ret;
 }
@@ -548,5 +596,6 @@ void elf_image_destroy(struct elf_image *img)
 		free(img->plt[i].name);
 	free(img->plt);
 	free(img->soname);
+	free(img->interp);
 	memset(img, 0, sizeof(*img));
 }
