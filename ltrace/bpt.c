@@ -13,6 +13,7 @@ void bpt_table_init(struct bpt_table *t)
 static void free_breakpoint(struct breakpoint *b)
 {
 	free(b->name);
+	free(b->label);
 	free(b);
 }
 
@@ -32,6 +33,8 @@ void bpt_table_clone(struct bpt_table *dst, const struct bpt_table *src)
 		*b = *sb;
 		if (sb->name)
 			b->name = xstrdup(sb->name);
+		if (sb->label)
+			b->label = xstrdup(sb->label);
 		e->ptr = b;
 	}
 }
@@ -50,6 +53,12 @@ struct breakpoint *bpt_add(struct bpt_table *t, uint64_t addr,
 	b->kind = kind;
 	hmap_get(&t->map, NULL, addr)->ptr = b;
 	return b;
+}
+
+void bpt_remove(struct bpt_table *t, struct breakpoint *b)
+{
+	hmap_remove(&t->map, hmap_find(&t->map, NULL, b->addr));
+	free_breakpoint(b);
 }
 
 void bpt_foreach(const struct bpt_table *t,

@@ -1,9 +1,10 @@
 /* Breakpoints of one address space: a hash map from address to
  * breakpoint.  Breakpoints are never lifted while the tracee runs
- * (DESIGN.md, "Breakpoints and displaced execution"): an entry
- * breakpoint's displaced jump is emulated, a return breakpoint's displaced
- * instruction runs from a scratch slot.  A lookup is one probe sequence of
- * the map, without allocation: it happens at every stop. */
+ * (DESIGN.md, "Breakpoints and displaced execution"): a stub
+ * breakpoint's jump is emulated; the instruction under a return or a
+ * rendezvous breakpoint runs displaced, from a scratch slot.  A lookup is
+ * one probe sequence of the map, without allocation: it happens at every
+ * stop. */
 #ifndef LTRACE_BPT_H
 #define LTRACE_BPT_H
 
@@ -18,6 +19,9 @@
 enum bpt_kind {
 	BPT_PLT,    /* call stub: a traced call starts here */
 	BPT_RETURN, /* return address of a traced call */
+	/* the dynamic linker's r_brk (_dl_debug_state): the loaded objects
+	 * changed; its first instruction runs displaced */
+	BPT_RENDEZVOUS,
 };
 
 struct breakpoint {
@@ -26,11 +30,16 @@ struct breakpoint {
 	uint8_t orig; /* the byte under the breakpoint */
 	bool inserted;
 	/* BPT_PLT */
-	char *name;   /* owned */
+	char *name; /* owned: the symbol, for prototype lookup */
+	/* owned: what a call line shows, "caller->callee" or "callee"
+	 * (demangled with -C); the callee part, for "<... callee
+	 * resumed>", starts at label + label_callee */
+	char *label;
+	size_t label_callee;
 	uint64_t got; /* runtime address of the GOT slot */
 	const struct prototype *proto;
 	bool proto_done; /* proto looked up (it may be NULL) */
-	/* BPT_RETURN */
+	/* BPT_RETURN, BPT_RENDEZVOUS */
 	struct displaced plan;
 	uint64_t slot; /* scratch slot address (DISPLACE_COPY) */
 };
@@ -50,6 +59,8 @@ struct breakpoint *bpt_lookup(const struct bpt_table *t, uint64_t addr);
 /* Add a new zeroed breakpoint at ADDR (which must not be present). */
 struct breakpoint *bpt_add(struct bpt_table *t, uint64_t addr,
 			   enum bpt_kind kind);
+/* Remove B from the table and free it; does not touch the tracee. */
+void bpt_remove(struct bpt_table *t, struct breakpoint *b);
 /* Call FN on every breakpoint, in no particular order (FN must not add
  * breakpoints). */
 void bpt_foreach(const struct bpt_table *t,

@@ -54,7 +54,7 @@ void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
 	strbuf_reset(&sb_args);
 	f->ct = calltext_entry(&limits, b->proto, cs, &sb_args);
 	f->had_args = sb_args.len > 0;
-	output_call_entry(t->tid, f->id, b->name, sb_args.s);
+	output_call_entry(t->tid, f->id, b->label, sb_args.s);
 }
 
 void call_return(struct task *t, size_t i, struct callsite *cs, bool print)
@@ -73,8 +73,9 @@ void call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 		/* calltext_return releases the state. */
 		calltext_return(f->ct, cs, &sb_more, &sb_ret);
 		f->ct = NULL;
-		output_call_return(t->tid, f->id, f->plt->name, f->had_args,
-				   sb_more.s, sb_ret.s);
+		output_call_return(t->tid, f->id,
+				   f->plt->label + f->plt->label_callee,
+				   f->had_args, sb_more.s, sb_ret.s);
 	}
 	task_pop_frames(t, i);
 }
@@ -107,4 +108,25 @@ void call_inherit(struct task *child, const struct task *parent,
 		f->inherited = true;
 		f->id = ++next_id;
 	}
+}
+
+static bool in_range(uint64_t a, uint64_t lo, uint64_t hi)
+{
+	return a >= lo && a < hi;
+}
+
+void call_forget_range(struct task *t, uint64_t lo, uint64_t hi)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->nframes; i++) {
+		struct frame *f = &t->frames[i];
+		if (in_range(f->ret, lo, hi) ||
+		    in_range(f->plt->addr, lo, hi)) {
+			if (f->ct)
+				calltext_free(f->ct);
+			continue;
+		}
+		t->frames[n++] = *f;
+	}
+	t->nframes = n;
 }

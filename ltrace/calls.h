@@ -32,4 +32,10 @@ void call_inherit(struct task *child, const struct task *parent,
  * pointer now at SP (its RET_SP), or -1. */
 long call_match(const struct task *t, uint64_t ret, uint64_t sp);
 
+/* The code in [LO, HI) is gone (a dlclose): forget T's pending calls
+ * that would return there or entered through a stub there (neither can
+ * return; their breakpoints are being freed).  Calls made inside them
+ * stay pending. */
+void call_forget_range(struct task *t, uint64_t lo, uint64_t hi);
+
 #endif

@@ -19,6 +19,7 @@ struct lens_limits;
 struct callsite;
 struct plt_entry;
 struct elf_image;
+struct library;
 struct displaced;
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "calltext.h"
 #include "hmap.h"
+#include "library.h"
 #include "xmalloc.h"
 
 static struct process *processes;
@@ -23,29 +24,16 @@ struct process *process_new(pid_t pid)
 	return p;
 }
 
-static void clear_libs(struct process *p)
-{
-	for (size_t i = 0; i < p->nlibs; i++) {
-		free(p->lib_paths[i]);
-		free(p->lib_names[i]);
-	}
-	free(p->lib_paths);
-	free(p->lib_names);
-	p->lib_paths = p->lib_names = NULL;
-	p->nlibs = 0;
-}
-
 void process_reset_image(struct process *p)
 {
-	clear_libs(p);
+	library_clear(p);
+	p->r_debug = 0;
+	p->r_brk = 0;
 	bpt_table_destroy(&p->bpts);
 	bpt_table_init(&p->bpts);
-	elf_image_destroy(&p->image);
-	memset(&p->image, 0, sizeof(p->image));
 	if (p->memfd >= 0)
 		close(p->memfd);
 	p->memfd = -1;
-	p->bias = 0;
 	free(p->scratch);
 	p->scratch = NULL;
 	p->nscratch = 0;

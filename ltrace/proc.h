@@ -1,6 +1,7 @@
 /* Traced processes (address spaces) and tasks (threads).  A process owns
- * the breakpoints, the image and the scratch pages; a task owns its
- * registers' stop state and its stack of pending traced calls. */
+ * the breakpoints, the loaded objects (library.h) and the scratch pages;
+ * a task owns its registers' stop state and its stack of pending traced
+ * calls. */
 #ifndef LTRACE_PROC_H
 #define LTRACE_PROC_H
 
@@ -10,7 +11,6 @@
 #include <sys/types.h>
 
 #include "bpt.h"
-#include "elfscan.h"
 #include "forward.h"
 
 /* A region of scratch memory mapped into the tracee for displaced
@@ -30,18 +30,19 @@ struct process {
 	 * breakpoints (this points at the parent) until it execs. */
 	struct process *vfork_parent;
 	struct bpt_table bpts;
-	struct elf_image image;
-	uint64_t bias;
+	/* The loaded objects, the program first, in load order (library.h);
+	 * owned. */
+	struct library *libs;
+	/* The dynamic linker's rendezvous (<link.h>): the address of its
+	 * struct r_debug and of its r_brk function (where a breakpoint
+	 * reports every change of the objects); 0 while not known. */
+	uint64_t r_debug;
+	uint64_t r_brk;
 	struct scratch *scratch;
 	size_t nscratch;
 	/* ARCH_SYSCALL_INSN in scratch memory, for injected syscalls once a
 	 * scratch region exists; 0 before. */
 	uint64_t syscall_insn;
-	/* The mapped objects (program first, then libraries in mapping
-	 * order) for prototype lookup; read from /proc/PID/maps on demand. */
-	char **lib_paths;
-	char **lib_names; /* soname, or the file name */
-	size_t nlibs;
 	struct process *next;
 };
 
@@ -79,9 +80,9 @@ void process_free(struct process *p);
 struct process *process_mem(struct process *p);
 struct process *process_first(void);
 /* Forget everything P knew of its image, for a new one after an exec:
- * the mapped objects, the breakpoints, the ELF image, /proc/PID/mem (now
- * closed, memfd -1), the bias and the scratch pages.  Changes nothing in
- * the tracee. */
+ * the loaded objects, the rendezvous, the breakpoints, /proc/PID/mem (now
+ * closed, memfd -1) and the scratch pages.  Changes nothing in the
+ * tracee. */
 void process_reset_image(struct process *p);
 
 struct task *task_new(pid_t tid, struct process *p);

@@ -6,11 +6,13 @@
 #include "bpt.h"
 #include "calls.h"
 #include "image.h"
+#include "library.h"
 #include "mem.h"
 #include "options.h"
 #include "output.h"
 #include "proc.h"
 #include "procfs.h"
+#include "rtld.h"
 #include "scratch.h"
 
 /* Give the new task TID (ORPHAN if it has already stopped) to P. */
@@ -32,7 +34,9 @@ static struct process *fork_process(struct process *pp, pid_t child)
 	np->memfd = tracee_open_memfd(child);
 	bpt_table_destroy(&np->bpts);
 	bpt_table_clone(&np->bpts, &pp->bpts);
-	np->bias = pp->bias;
+	library_clone_all(np, pp);
+	np->r_debug = pp->r_debug;
+	np->r_brk = pp->r_brk;
 	scratch_inherit(np, pp);
 	return np;
 }
@@ -139,6 +143,7 @@ void adopt_exec(struct task *t, const struct options *o)
 	process_reset_image(p);
 	mem_reset();
 	image_setup(t);
+	rtld_setup_exec(t);
 	tracee_resume(t, 0);
 }
 

@@ -24,6 +24,7 @@
 #include "options.h"
 #include "proc.h"
 #include "procfs.h"
+#include "rtld.h"
 #include "scratch.h"
 #include "tracee.h"
 
@@ -111,6 +112,7 @@ int backend_launch(const struct options *o, const char *path, char **argv)
 	launched = pid;
 	struct task *t = task_new(pid, process_new(pid));
 	image_setup(t);
+	rtld_setup_exec(t);
 	tracee_resume(t, 0);
 	return pid;
 }
@@ -304,7 +306,9 @@ int backend_attach(pid_t pid)
 		task_foreach(release_one, p);
 		return -1;
 	}
-	image_setup(task_lookup(pid));
+	struct task *leader = task_lookup(pid);
+	image_setup(leader);
+	rtld_setup_attach(leader);
 	task_foreach(resume_one, p);
 	return 0;
 }

@@ -1,13 +1,17 @@
 #include "image.h"
 
+#include <elf.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "arch.h"
 #include "bpt.h"
-#include "elfscan.h"
+#include "calls.h"
 #include "error.h"
+#include "library.h"
 #include "mem.h"
 #include "proc.h"
 #include "procfs.h"
@@ -15,34 +19,155 @@
 #include "tracee.h"
 #include "xmalloc.h"
 
-/* Write int3 over every stub at once: read the span of the stubs, patch
- * it, write it back in one pwrite (at exec time only one thread runs). */
-static void insert_plt_breakpoints(struct process *p)
+/* Breakpoints are written a page at a time at most. */
+#define BATCH_PAGE 4096UL
+
+static const struct options *opts;
+
+void image_init(const struct options *o)
 {
-	struct elf_image *img = &p->image;
-	uint64_t lo = img->plt[0].addr + p->bias;
-	uint64_t hi = img->plt[img->nplt - 1].addr + p->bias + 1;
-	uint8_t *buf = xmalloc(hi - lo);
-	if (pread(p->memfd, buf, hi - lo, lo) != (ssize_t)(hi - lo)) {
-		perror_msg("reading the call stubs of pid %d", (int)p->pid);
-		free(buf);
-		return;
-	}
-	for (size_t i = 0; i < img->nplt; i++) {
-		uint64_t a = img->plt[i].addr + p->bias;
-		if (bpt_lookup(&p->bpts, a))
-			continue;
-		struct breakpoint *b = bpt_add(&p->bpts, a, BPT_PLT);
-		b->name = xstrdup(img->plt[i].name);
-		b->got = img->plt[i].got + p->bias;
-		b->orig = buf[a - lo];
-		b->inserted = true;
-		buf[a - lo] = ARCH_BREAKPOINT;
-	}
-	if (mem_write(p->memfd, lo, buf, hi - lo))
-		perror_msg("inserting breakpoints in pid %d", (int)p->pid);
-	free(buf);
+	opts = o;
 }
+
+/* ---- writing many breakpoints at once ---- */
+
+/* New stub breakpoints of one object, in increasing address order. */
+struct batch {
+	struct breakpoint **v;
+	size_t n, cap;
+};
+
+static void batch_push(struct batch *bt, struct breakpoint *b)
+{
+	if (bt->n == bt->cap) {
+		bt->cap = bt->cap ? 2 * bt->cap : 64;
+		bt->v = xreallocarray(bt->v, bt->cap, sizeof(*bt->v));
+	}
+	bt->v[bt->n++] = b;
+}
+
+/* Insert the N breakpoints of V, all in one page: read the span they
+ * cover, patch it, write it back in one pwrite.  The other bytes are
+ * written back as they were, so threads running meanwhile see no
+ * change but the int3s.  Breakpoints that cannot be written are
+ * dropped. */
+static void insert_run(struct process *p, struct breakpoint **v, size_t n)
+{
+	uint8_t buf[BATCH_PAGE];
+	uint64_t lo = v[0]->addr;
+	size_t len = v[n - 1]->addr + 1 - lo;
+	bool ok = pread(p->memfd, buf, len, lo) == (ssize_t)len;
+	for (size_t i = 0; ok && i < n; i++) {
+		v[i]->orig = buf[v[i]->addr - lo];
+		buf[v[i]->addr - lo] = ARCH_BREAKPOINT;
+	}
+	ok = ok && mem_write(p->memfd, lo, buf, len) == 0;
+	if (!ok)
+		perror_msg("inserting breakpoints at %#lx in pid %d",
+			   (unsigned long)lo, (int)p->pid);
+	for (size_t i = 0; i < n; i++) {
+		if (ok)
+			v[i]->inserted = true;
+		else
+			bpt_remove(&p->bpts, v[i]);
+	}
+}
+
+/* One pwrite per page of breakpoints, never one per breakpoint. */
+static void batch_insert(struct process *p, struct batch *bt)
+{
+	for (size_t i = 0; i < bt->n;) {
+		size_t j = i + 1;
+		while (j < bt->n && bt->v[j]->addr / BATCH_PAGE ==
+					    bt->v[i]->addr / BATCH_PAGE)
+			j++;
+		insert_run(p, bt->v + i, j - i);
+		i = j;
+	}
+	free(bt->v);
+	memset(bt, 0, sizeof(*bt));
+}
+
+/* ---- which stubs ---- */
+
+/* What a call line shows for SYM called through L's stub. */
+static char *make_label(const struct library *l, const char *sym,
+			size_t *callee)
+{
+	(void)l;
+	*callee = 0;
+	return xstrdup(sym);
+}
+
+static void add_stub(struct process *p, const struct library *l,
+		     const struct plt_entry *e, struct batch *bt)
+{
+	struct breakpoint *b = bpt_add(&p->bpts, e->addr + l->bias, BPT_PLT);
+	b->name = xstrdup(e->name);
+	b->label = make_label(l, e->name, &b->label_callee);
+	b->got = e->got + l->bias;
+	batch_push(bt, b);
+}
+
+/* Whether the stub for SYM in CALLER is traced. */
+static bool stub_selected(const struct library *caller, const char *sym)
+{
+	(void)sym;
+	return caller->is_main;
+}
+
+/* Put a breakpoint on each stub of L the filters select. */
+static void place_selected(struct process *p, struct library *l)
+{
+	struct batch bt = { NULL, 0, 0 };
+	for (size_t i = 0; i < l->image.nplt; i++) {
+		const struct plt_entry *e = &l->image.plt[i];
+		if (!bpt_lookup(&p->bpts, e->addr + l->bias) &&
+		    stub_selected(l, e->name))
+			add_stub(p, l, e, &bt);
+	}
+	batch_insert(p, &bt);
+}
+
+void image_add(struct process *p, struct library *const *libs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		place_selected(p, libs[i]);
+}
+
+/* ---- objects that go ---- */
+
+struct gone {
+	struct process *p;
+	const struct library *l;
+	struct batch bt;
+};
+
+static void note_gone(struct breakpoint *b, void *data)
+{
+	struct gone *g = data;
+	if (library_contains(g->l, b->addr))
+		batch_push(&g->bt, b);
+}
+
+static void forget_calls(struct task *t, void *data)
+{
+	struct gone *g = data;
+	if (t->proc && process_mem(t->proc) == g->p)
+		call_forget_range(t, g->l->lo, g->l->hi);
+}
+
+void image_remove(struct process *p, const struct library *l)
+{
+	struct gone g = { p, l, { NULL, 0, 0 } };
+	bpt_foreach(&p->bpts, note_gone, &g);
+	task_foreach(forget_calls, &g);
+	for (size_t i = 0; i < g.bt.n; i++)
+		bpt_remove(&p->bpts, g.bt.v[i]);
+	free(g.bt.v);
+}
+
+/* ---- the program ---- */
 
 /* Map the first scratch region now, while one thread runs: the system
  * calls injected later run from it, not from bytes borrowed at an IP. */
@@ -56,6 +181,26 @@ static void map_scratch(struct task *t, uint64_t near)
 	(void)tracee_set_regs(t->tid, &regs);
 }
 
+/* The program of P, read through /proc/PID/exe, or NULL after saying
+ * why not. */
+static struct library *read_program(struct process *p)
+{
+	char file[64];
+	snprintf(file, sizeof(file), "/proc/%d/exe", (int)p->pid);
+	char path[PATH_MAX];
+	if (procfs_exe(p->pid, path, sizeof(path)))
+		snprintf(path, sizeof(path), "%s", file);
+	char err[256];
+	struct library *l = library_new(path, file, true, err, sizeof(err));
+	if (!l) {
+		error_msg("%s: %s", file, err);
+		return NULL;
+	}
+	uint64_t entry = procfs_auxv(p->pid, AT_ENTRY);
+	library_place(l, l->image.is_dyn ? entry - l->image.entry : 0);
+	return l;
+}
+
 void image_setup(struct task *t)
 {
 	struct process *p = t->proc;
@@ -64,29 +209,59 @@ void image_setup(struct task *t)
 		perror_msg("opening /proc/%d/mem", (int)p->pid);
 		return;
 	}
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/exe", (int)p->pid);
-	char err[256];
-	if (elf_image_read(&p->image, path, err, sizeof(err)) < 0) {
-		error_msg("%s: %s", path, err);
+	struct library *l = read_program(p);
+	if (!l)
 		return;
-	}
-	p->bias = p->image.is_dyn ? procfs_entry(p->pid) - p->image.entry : 0;
-	if (!p->image.nplt)
-		return;
-	map_scratch(t, p->image.plt[0].addr + p->bias);
-	insert_plt_breakpoints(p);
+	library_append(p, l);
+	if (l->image.nplt)
+		map_scratch(t, l->image.plt[0].addr + l->bias);
+	image_add(p, &l, 1);
 }
 
-static void restore_byte(struct breakpoint *b, void *data)
+static void note_inserted(struct breakpoint *b, void *data)
 {
-	int fd = *(int *)data;
-	/* Fails only if the process is gone. */
 	if (b->inserted)
-		(void)mem_write(fd, b->addr, &b->orig, 1);
+		batch_push(data, b);
+}
+
+static int cmp_addr(const void *a, const void *b)
+{
+	const struct breakpoint *x = *(const struct breakpoint *const *)a;
+	const struct breakpoint *y = *(const struct breakpoint *const *)b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Put back the original bytes of the N breakpoints of V, all in one
+ * page, in one pwrite; one write per byte if the span cannot be read.
+ * Writes fail only if the process is gone. */
+static void restore_run(int memfd, struct breakpoint **v, size_t n)
+{
+	uint8_t buf[BATCH_PAGE];
+	uint64_t lo = v[0]->addr;
+	size_t len = v[n - 1]->addr + 1 - lo;
+	if (pread(memfd, buf, len, lo) == (ssize_t)len) {
+		for (size_t i = 0; i < n; i++)
+			buf[v[i]->addr - lo] = v[i]->orig;
+		(void)mem_write(memfd, lo, buf, len);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		(void)mem_write(memfd, v[i]->addr, &v[i]->orig, 1);
 }
 
 void image_restore_bytes(const struct bpt_table *bpts, int memfd)
 {
-	bpt_foreach(bpts, restore_byte, &memfd);
+	struct batch bt = { NULL, 0, 0 };
+	bpt_foreach(bpts, note_inserted, &bt);
+	if (bt.n)
+		qsort(bt.v, bt.n, sizeof(*bt.v), cmp_addr);
+	for (size_t i = 0; i < bt.n;) {
+		size_t j = i + 1;
+		while (j < bt.n &&
+		       bt.v[j]->addr / BATCH_PAGE == bt.v[i]->addr / BATCH_PAGE)
+			j++;
+		restore_run(memfd, bt.v + i, j - i);
+		i = j;
+	}
+	free(bt.v);
 }

@@ -1,19 +1,34 @@
-/* A process's image as the tracer prepares it: its ELF file read, its
- * load bias, scratch memory near it, and an int3 on each of its call
- * stubs; and the original bytes put back. */
+/* The objects of a process as the tracer prepares them: the program read
+ * at an exec or an attach (its ELF file, load bias, scratch memory near
+ * it), the call stubs of each object the filters select given an int3,
+ * a page at a time; the breakpoints of an object that goes dropped; and
+ * the original bytes put back. */
 #ifndef LTRACE_IMAGE_H
 #define LTRACE_IMAGE_H
 
+#include <stddef.h>
+
 #include "forward.h"
 
+/* Before anything else: the options whose filters select the stubs. */
+void image_init(const struct options *o);
 /* T's process has just been started, attached or exec'd (and knows no
- * image): open its /proc/PID/mem, read its image, map scratch memory
- * near it (T is stopped; its registers are left as they were) and put
- * breakpoints on its call stubs.  Errors are reported; the process is
- * then traced with what could be done. */
+ * object): open its /proc/PID/mem, read its program into its objects,
+ * map scratch memory near it (T is stopped; its registers are left as
+ * they were) and put breakpoints on its selected call stubs.  Errors are
+ * reported; the process is then traced with what could be done. */
 void image_setup(struct task *t);
+/* LIBS[0..N) have just been appended to P's objects (P is stopped, or
+ * the objects are not yet reachable by its running threads): put
+ * breakpoints on their selected stubs, and on the stubs of the other
+ * objects that now call into a library -l selects. */
+void image_add(struct process *p, struct library *const *libs, size_t n);
+/* L (still in P's objects) is no longer mapped: drop every breakpoint in
+ * its span from P's table, and the pending calls that depended on it,
+ * writing nothing to the tracee. */
+void image_remove(struct process *p, const struct library *l);
 /* Write back the original byte of every inserted breakpoint of BPTS
- * through MEMFD (the table itself is not changed). */
+ * through MEMFD, a page at a time (the table itself is not changed). */
 void image_restore_bytes(const struct bpt_table *bpts, int memfd);
 
 #endif

@@ -22,16 +22,19 @@
 #include "calls.h"
 #include "dwarfproto.h"
 #include "error.h"
+#include "image.h"
+#include "library.h"
 #include "mem.h"
 #include "memsrc.h"
 #include "options.h"
 #include "output.h"
 #include "proc.h"
-#include "procfs.h"
 #include "protoset.h"
 #include "retbp.h"
+#include "rtld.h"
 #include "tracee.h"
 #include "warm.h"
+#include "xmalloc.h"
 
 static const struct options *opts;
 static struct protoset *protos;
@@ -69,37 +72,37 @@ static void stop_init(struct stop *s, struct task *t, bool at_entry)
 
 /* ---- breakpoint hits ---- */
 
-/* Prototype files first; then the DWARF of the mapped objects: the
+/* Prototype files first; then the DWARF of the loaded objects: the
  * libraries, which define what the program calls, before the program,
- * whose DWARF only declares it. */
+ * whose DWARF only declares it.  Objects in load order. */
 static const struct prototype *lookup_in(struct process *p, const char *name)
 {
-	const struct prototype *pr = protoset_lookup(
-		protos, name, (const char *const *)p->lib_names, p->nlibs);
-	for (size_t i = 1; i <= p->nlibs && !pr; i++)
-		pr = dwarf_lookup(dwarf, p->lib_paths[i % p->nlibs], name);
+	size_t n = library_count(p);
+	const char **sonames = xreallocarray(NULL, n + 1, sizeof(*sonames));
+	size_t i = 0;
+	for (const struct library *l = p->libs; l; l = l->next)
+		sonames[i++] = l->soname;
+	const struct prototype *pr = protoset_lookup(protos, name, sonames, n);
+	free(sonames);
+	const struct library *prog = library_main(p);
+	for (const struct library *l = p->libs; l && !pr; l = l->next)
+		if (l != prog)
+			pr = dwarf_lookup(dwarf, l->path, name);
+	if (!pr && prog)
+		pr = dwarf_lookup(dwarf, prog->path, name);
 	return pr;
 }
 
-/* The prototype of B's function, looked up at its first call, when the
- * libraries are mapped.  A miss reads the mappings again (a dlopen may
- * have brought the library that describes it). */
+/* The prototype of B's function, looked up at its first call: the
+ * objects it may come from are loaded by then (the rendezvous reports
+ * them before their code runs). */
 static const struct prototype *resolve_proto(struct task *t,
 					     struct breakpoint *b)
 {
-	if (b->proto_done)
-		return b->proto;
-	struct process *p = process_mem(t->proc);
-	size_t known = p->nlibs;
-	if (!known)
-		procfs_read_libs(p);
-	b->proto = lookup_in(p, b->name);
-	if (!b->proto && known) {
-		procfs_read_libs(p);
-		if (p->nlibs != known)
-			b->proto = lookup_in(p, b->name);
+	if (!b->proto_done) {
+		b->proto = lookup_in(process_mem(t->proc), b->name);
+		b->proto_done = true;
 	}
-	b->proto_done = true;
 	return b->proto;
 }
 
@@ -150,10 +153,17 @@ static bool on_trap(struct task *t)
 	if (!b || !b->inserted)
 		return false;
 	arch_set_ip(&s.regs, at);
-	if (b->kind == BPT_PLT)
+	switch (b->kind) {
+	case BPT_PLT:
 		on_plt(t, b, &s);
-	else
+		break;
+	case BPT_RETURN:
 		on_return(t, b, &s);
+		break;
+	case BPT_RENDEZVOUS:
+		rtld_hit(t, b, &s.regs, s.cs.mem);
+		break;
+	}
 	return true;
 }
 
@@ -254,6 +264,7 @@ void backend_init(const struct options *o, struct protoset *ps)
 {
 	opts = o;
 	protos = ps;
+	image_init(o);
 	dwarf = dwarf_protos_new();
 	calls_init(o);
 }

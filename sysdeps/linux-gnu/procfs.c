@@ -2,15 +2,10 @@
 
 #include <elf.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#include "elfscan.h"
-#include "proc.h"
-#include "xmalloc.h"
 
 long procfs_status_field(pid_t pid, const char *key, int base)
 {
@@ -61,7 +56,7 @@ void procfs_comm(pid_t pid, char *buf, size_t len)
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
-uint64_t procfs_entry(pid_t pid)
+uint64_t procfs_auxv(pid_t pid, unsigned long type)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)pid);
@@ -72,69 +67,18 @@ uint64_t procfs_entry(pid_t pid)
 	ssize_t n = read(fd, av, sizeof(av));
 	close(fd);
 	for (ssize_t i = 0; i < n / (ssize_t)sizeof(av[0]); i++)
-		if (av[i].a_type == AT_ENTRY)
+		if (av[i].a_type == type)
 			return av[i].a_un.a_val;
 	return 0;
 }
 
-static bool known(const struct process *p, const char *path)
-{
-	for (size_t i = 0; i < p->nlibs; i++)
-		if (strcmp(p->lib_paths[i], path) == 0)
-			return true;
-	return false;
-}
-
-static void add(struct process *p, const char *path, const char *name)
-{
-	p->lib_paths = xreallocarray(p->lib_paths, p->nlibs + 1,
-				     sizeof(*p->lib_paths));
-	p->lib_names = xreallocarray(p->lib_names, p->nlibs + 1,
-				     sizeof(*p->lib_names));
-	p->lib_paths[p->nlibs] = xstrdup(path);
-	p->lib_names[p->nlibs] = xstrdup(name);
-	p->nlibs++;
-}
-
-/* Name a library by its DT_SONAME, else by its file name. */
-static void add_library(struct process *p, const char *path)
-{
-	struct elf_image img;
-	memset(&img, 0, sizeof(img));
-	char err[128];
-	if (elf_image_read(&img, path, err, sizeof(err)) < 0)
-		return;
-	const char *base = strrchr(path, '/');
-	add(p, path, img.soname ? img.soname : base ? base + 1 : path);
-	elf_image_destroy(&img);
-}
-
-int procfs_read_libs(struct process *p)
+int procfs_exe(pid_t pid, char *buf, size_t len)
 {
 	char path[64];
-	char exe[PATH_MAX];
-	snprintf(path, sizeof(path), "/proc/%d/exe", (int)p->pid);
-	ssize_t n = readlink(path, exe, sizeof(exe) - 1);
-	if (n > 0 && !p->nlibs) {
-		exe[n] = '\0';
-		const char *base = strrchr(exe, '/');
-		add(p, exe, base ? base + 1 : exe);
-	}
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)p->pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	ssize_t n = readlink(path, buf, len - 1);
+	if (n <= 0)
 		return -1;
-	char line[PATH_MAX + 128];
-	while (fgets(line, sizeof(line), f)) {
-		char perms[8];
-		char *file = strchr(line, '/');
-		if (!file || sscanf(line, "%*s %7s", perms) != 1 ||
-		    perms[2] != 'x')
-			continue;
-		file[strcspn(file, "\n")] = '\0';
-		if (!known(p, file))
-			add_library(p, file);
-	}
-	fclose(f);
+	buf[n] = '\0';
 	return 0;
 }

@@ -38,22 +38,27 @@ static void place_copy(struct process *p, struct breakpoint *b, uint64_t slot)
 	b->slot = slot;
 }
 
-void retbp_ensure(struct task *t, struct memsrc *m,
-		  const struct arch_regs *regs, uint64_t ret)
+void retbp_arm(struct task *t, struct memsrc *m, const struct arch_regs *regs,
+	       struct breakpoint *b)
 {
 	struct process *p = process_mem(t->proc);
-	if (bpt_lookup(&p->bpts, ret))
-		return;
 	uint8_t code[ARCH_MAX_INSN + 1];
-	read_code(p, m, ret, code, sizeof(code));
-	uint64_t slot = scratch_slot(t, regs, ret);
-	struct breakpoint *b = bpt_add(&p->bpts, ret, BPT_RETURN);
-	if (!slot || displace_plan(code, sizeof(code), ret, slot, &b->plan))
+	read_code(p, m, b->addr, code, sizeof(code));
+	uint64_t slot = scratch_slot(t, regs, b->addr);
+	if (!slot || displace_plan(code, sizeof(code), b->addr, slot, &b->plan))
 		b->plan.kind = DISPLACE_STEP;
 	if (b->plan.kind == DISPLACE_COPY)
 		place_copy(p, b, slot);
 	b->orig = code[0];
-	b->inserted = mem_write(p->memfd, ret, &int3, 1) == 0;
+	b->inserted = mem_write(p->memfd, b->addr, &int3, 1) == 0;
+}
+
+void retbp_ensure(struct task *t, struct memsrc *m,
+		  const struct arch_regs *regs, uint64_t ret)
+{
+	struct process *p = process_mem(t->proc);
+	if (!bpt_lookup(&p->bpts, ret))
+		retbp_arm(t, m, regs, bpt_add(&p->bpts, ret, BPT_RETURN));
 }
 
 /* Memory writes here fail only when the process is gone, which the event

@@ -1,7 +1,8 @@
 /* Return breakpoints and displaced runs: an int3 at the return address of
- * every traced call, with a plan (displace.h) for running the instruction
- * under it without lifting the breakpoint, and the counted last resort of
- * single-stepping an instruction in place. */
+ * every traced call (or at any instruction that must run on: the
+ * rendezvous breakpoint), with a plan (displace.h) for running the
+ * instruction under it without lifting the breakpoint, and the counted
+ * last resort of single-stepping an instruction in place. */
 #ifndef LTRACE_RETBP_H
 #define LTRACE_RETBP_H
 
@@ -11,13 +12,20 @@
 
 struct arch_regs;
 
+/* B is a new breakpoint (not inserted) on an instruction that must run
+ * on after each hit: read the original instruction through M, plan its
+ * displaced run (mapping scratch memory if needed; T's registers are
+ * REGS, which the caller sets back afterwards) and insert the int3. */
+void retbp_arm(struct task *t, struct memsrc *m, const struct arch_regs *regs,
+	       struct breakpoint *b);
 /* Make sure RET, in T's address space, has a return breakpoint: read the
  * original instruction through M, plan its displaced run (mapping
  * scratch memory if needed; T's registers are REGS, which the caller
  * sets back afterwards) and insert the int3. */
 void retbp_ensure(struct task *t, struct memsrc *m,
 		  const struct arch_regs *regs, uint64_t ret);
-/* T is stopped on return breakpoint B with registers REGS (IP at B):
+/* T is stopped on breakpoint B, armed by retbp_arm, with registers REGS
+ * (IP at B):
  * move it past B's instruction as its plan says, and set its registers. */
 void retbp_run_displaced(struct task *t, struct breakpoint *b,
 			 struct arch_regs *regs);
