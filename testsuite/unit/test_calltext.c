@@ -202,17 +202,17 @@ static void test_strings(void)
 	regs.rdi = 0;
 	regs.rsi = put("C.UTF-8\0xy", 11);
 	regs.rdx = 8;
-	ENTRY("g_mc", "0, \"C.UTF-8\\0\", 8");
+	ENTRY("g_mc", "nil, \"C.UTF-8\\0\", 8");
 	calltext_free(pending);
 	opts.strlen = 4;
 	regs.rdx = 4;
-	ENTRY("g_mc", "0, \"C.UT\", 4");
+	ENTRY("g_mc", "nil, \"C.UT\", 4");
 	calltext_free(pending);
 	regs.rdx = 5;
-	ENTRY("g_mc", "0, \"C.UT\"..., 5");
+	ENTRY("g_mc", "nil, \"C.UT\"..., 5");
 	calltext_free(pending);
 	regs.rdx = 3;
-	ENTRY("g_mc", "0, \"C.U\", 3");
+	ENTRY("g_mc", "nil, \"C.U\", 3");
 	calltext_free(pending);
 	regs.rdi = put_str("abcd");
 	ENTRY("f_str", "\"abcd\"");
@@ -418,14 +418,14 @@ static void test_pointers(void)
 	regs.rdi = put(&x, sizeof(x));
 	regs.rsi = regs.rdi;
 	regs.rdx = 0;
-	ENTRY("g_ip", "77, 0x10000, 0");
+	ENTRY("g_ip", "77, 0x10000, nil");
 	calltext_free(pending);
 	regs.rdi = 0;
 	regs.rsi = 0;
-	ENTRY("g_ip", "nil, 0, 0");
+	ENTRY("g_ip", "nil, nil, nil");
 	calltext_free(pending);
 	regs.rdi = 8;
-	ENTRY("g_ip", "0x8, 0, 0");
+	ENTRY("g_ip", "0x8, nil, nil");
 	calltext_free(pending);
 	regs.rdi = put_str("xyz");
 	ENTRY("g_cp", "'x'");
@@ -496,12 +496,12 @@ static void test_format(void)
 	regs.r9 = 7;
 	set_stack(1, 0);
 	ENTRY("printf", "\"%s %d %f %5.2f %c %x %lu %p %%\\n\", \"fmt\", 42, "
-			"1.500000, 2.250000, 'q', 0xff, 7, 0");
+			"1.500000, 2.250000, 'q', 0xff, 7, nil");
 	regs.rax = 37;
 	RET("", "37");
 	opts.strlen = 5;
 	ENTRY("printf", "\"%s %d\"..., \"fmt\", 42, 1.500000, 2.250000, "
-			"'q', 0xff, 7, 0");
+			"'q', 0xff, 7, nil");
 	calltext_free(pending);
 	opts.strlen = 32;
 	/* a format far longer than -s still decides the arguments */
