@@ -20,5 +20,7 @@ struct callsite;
 struct plt_entry;
 struct elf_image;
 struct displaced;
+struct filter;
+struct select_obj;
 
 #endif
