@@ -22,8 +22,8 @@ static void lens_char(struct fmt_ctx *c, const struct value *v)
 	emit_end(c, EMIT_CHAR, false);
 }
 
-/* Pointers to void print as addresses; others are followed.  A pointer
- * already being followed prints "recurse" and one '^' per level up; more
+/* Pointers to void print as addresses (NULL as nil); others are
+ * followed.  A pointer already being followed prints "recurse" and one '^' per level up; more
  * than -A nested structs of one type, or LENS_MAX_DEPTH pointers, "...". */
 static bool recursion_stop(struct fmt_ctx *c, uint64_t p, const struct type *to)
 {

@@ -116,12 +116,14 @@ void emit_recurse(struct fmt_ctx *c, size_t up)
 		strbuf_addch(c->sb, '^');
 }
 
+/* Address 0 is NULL, "nil" as for pointers to typed data (ltrace 0.7.3
+ * printed "0" for addr and void *; later ltrace prints "nil"). */
 void emit_addr(struct fmt_ctx *c, uint64_t a)
 {
 	if (a)
 		emit_printf(c, "%#llx", (unsigned long long)a);
 	else
-		strbuf_addch(c->sb, '0');
+		emit_nil(c);
 }
 
 /* UTF-8 for printable code points; ASCII as emit_char; C1 controls,

@@ -80,6 +80,7 @@ void emit_char(struct fmt_ctx *c, unsigned char ch, char quote);
  * else escaped. */
 void emit_wchar(struct fmt_ctx *c, uint32_t cp, char quote);
 void emit_nil(struct fmt_ctx *c);
+/* An address in hex; 0 (NULL) is "nil". */
 void emit_addr(struct fmt_ctx *c, uint64_t a);
 /* "...": the output was cut (depth, budget, an unknown layout). */
 void emit_ellipsis(struct fmt_ctx *c);

@@ -1,7 +1,8 @@
 /* string(T): character arrays as "text".  At most -s characters are read
  * (one more, to tell whether there is more), in chunks through the page
  * cache.  Arrays of 2- or 4-byte integers are wide strings, printed as
- * UTF-8 without an L prefix, as ltrace prints string(array(uint, zero)*). */
+ * UTF-8 without an L prefix, as ltrace prints string(array(uint, zero)*);
+ * an integer alone is one character ('a', 'Ф'). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,6 +184,37 @@ static void string_pointer(struct fmt_ctx *c, const struct value *v)
 	}
 }
 
+/* The value of integer V as the unsigned number its bytes hold. */
+static uint64_t unsigned_of(const struct value *v, int64_t x)
+{
+	size_t n = type_sizeof(v->type);
+
+	return n < 8 ? (uint64_t)x & ((1ULL << (8 * n)) - 1) : (uint64_t)x;
+}
+
+/* string(T) of a wider integer T is one wide character, a code point
+ * (typedef wchar_t = string(uint)): 'Ф', in single quotes, escaped as in
+ * strings when not printable.  WEOF (-1, or all ones in 32 bits) is
+ * shown by its name, as ltrace shows EOF. */
+static void wide_char(struct fmt_ctx *c, const struct value *v)
+{
+	int64_t x;
+
+	if (!lens_int_value(c, v, &x))
+		return;
+	uint64_t u = unsigned_of(v, x);
+	if (x == -1 || u == 0xffffffff) {
+		emit_text(c, "WEOF");
+		return;
+	}
+	emit_begin(c, EMIT_CHAR);
+	if (u > 0xffffffff)
+		emit_printf(c, "\\x{%llx}", (unsigned long long)u);
+	else
+		emit_wchar(c, (uint32_t)u, '\'');
+	emit_end(c, EMIT_CHAR, false);
+}
+
 void lens_string(struct fmt_ctx *c, const struct value *v)
 {
 	switch (v->type->kind) {
@@ -192,7 +224,17 @@ void lens_string(struct fmt_ctx *c, const struct value *v)
 	case TYPE_ARRAY:
 		string_array(c, v->type, v->addr, v->remote ? NULL : v->buf);
 		break;
-	default:
+	case TYPE_SHORT:
+	case TYPE_USHORT:
+	case TYPE_INT:
+	case TYPE_UINT:
+	case TYPE_LONG:
+	case TYPE_ULONG:
+	case TYPE_LLONG:
+	case TYPE_ULLONG:
+		wide_char(c, v);
+		break;
+	default: /* string(char) is a char already */
 		lens_default(c, v);
 		break;
 	}

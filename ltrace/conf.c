@@ -8,7 +8,9 @@
  *	import "NAME";		(NAME.conf's definitions, through
  *				 the resolver; see protolib.h)
  *
- * ';' and '#' start comments; text after a declaration's ';' is ignored.
+ * A '+' before a parameter puts it and those after it at the return
+ * (the first '+' only).  ';' and '#' start comments; text after a
+ * declaration's ';' is ignored.
  * A bad declaration is reported as "file:line:col: error: ..." and
  * skipped.  */
 #include <errno.h>
@@ -402,19 +404,17 @@ static void add_param(struct parser *ps, struct prototype *pr, struct type *t)
 	prototype_add_param(pr, t);
 }
 
+/* The first '+' splits: the parameters from it on show at the return.
+ * A later '+' (upstream's libpthread.so.conf: "pthread_attr_getstack(
+ * pthread_attr_t *, +void **, +size_t *)") is accepted and means no
+ * more, as in ltrace. */
 static bool parse_params(struct parser *ps, struct prototype *pr)
 {
 	if (lex_accept(&ps->lx, ')'))
 		return true;
 	do {
-		if (lex_accept(&ps->lx, '+')) {
-			if (pr->split != (size_t)-1) {
-				lex_error_at(&ps->lx, ps->lx.p - 1,
-					     "more than one ", "'+'");
-				return false;
-			}
+		if (lex_accept(&ps->lx, '+') && pr->split == (size_t)-1)
 			pr->split = pr->nparams;
-		}
 		struct type *t = parse_type(ps);
 		if (!t)
 			return false;

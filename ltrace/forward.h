@@ -21,5 +21,7 @@ struct plt_entry;
 struct elf_image;
 struct library;
 struct displaced;
+struct filter;
+struct select_obj;
 
 #endif

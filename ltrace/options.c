@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "error.h"
+#include "filter.h"
 #include "xmalloc.h"
 
 #define DEFAULT_ALIGN 50
@@ -30,15 +31,26 @@ static void usage(FILE *f)
 "  -a, --align=COLUMN  align return values in a separate column.\n"
 "  -A MAXELTS          maximum number of array elements to print.\n"
 "  -b, --no-signals    don't print signals.\n"
+"  -C, --demangle      decode low-level symbol names into user-level names.\n"
+"  -e FILTER           modify which library calls to trace (may be repeated).\n"
 "  -f                  trace children (fork() and clone()).\n"
 "  -F, --config=FILE   load alternate configuration file (may be repeated,\n"
 "                      a colon-separated list of files and directories).\n"
 "  -h, --help          display this help and exit.\n"
+"  -l, --library=LIBRARY_PATTERN\n"
+"                      trace calls into matching libraries (may be repeated).\n"
+"  -L                  don't trace the main program's library calls by\n"
+"                      default (no implicit -e @MAIN).\n"
 "  -o, --output=FILE   write the trace output to file with given name.\n"
 "  -p PID              attach to the process with the process ID pid.\n"
 "  -s STRSIZE          specify the maximum string size to print.\n"
 "  -u USERNAME         run command with the userid, groupid of username.\n"
 "  -V, --version       output version information and exit.\n"
+"  -x FILTER           modify which functions to trace at their entry\n"
+"                      (may be repeated).\n"
+"\n"
+"FILTER is [!]RULE{(+|-)RULE}, RULE is [SYMBOL][@LIBRARY], each a glob or a\n"
+"/regex/; see ltrace(1), FILTER EXPRESSIONS.\n"
 "\n"
 "Report bugs to the project's issue tracker.\n");
 }
@@ -70,8 +82,12 @@ static int guess_align(void)
 	return DEFAULT_ALIGN;
 }
 
+/* -F: a colon-separated list; one that names nothing ("", ":") is a
+ * mistake rather than a request for no file. */
 static void add_conf(struct options *o, const char *arg)
 {
+	if (!arg[strspn(arg, ":")])
+		error_msg_and_die("-F '%s': empty path list", arg);
 	char *copy = xstrdup(arg), *save = NULL;
 	for (char *p = strtok_r(copy, ":", &save); p;
 	     p = strtok_r(NULL, ":", &save)) {
@@ -90,10 +106,22 @@ static void add_pid(struct options *o, const char *arg)
 		error_msg_and_die("invalid argument to -p: '%s'", arg);
 }
 
+/* -e, -l, -x: compile ARG, append it to the list V of N filters. */
+static void add_filter(struct filter ***v, size_t *n, char opt, const char *arg,
+		       enum filter_syntax syntax)
+{
+	char *err = NULL;
+	struct filter *f = filter_compile(arg, syntax, &err);
+	if (!f)
+		error_msg_and_die("-%c '%s': %s", opt, arg, err);
+	*v = xreallocarray(*v, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = f;
+}
+
 /* What getopt found wrong, worded as ltrace words it; exits 1. */
 static noreturn void bad_option(char **argv)
 {
-	if (optopt && strchr("aAFopsu", optopt))
+	if (optopt && strchr("aAeFlopsux", optopt))
 		error_msg("option requires an argument -- '%c'", optopt);
 	else if (optopt)
 		error_msg("invalid option -- '%c'", optopt);
@@ -106,12 +134,38 @@ static noreturn void bad_option(char **argv)
 static const struct option longopts[] = {
 	{ "align", required_argument, NULL, 'a' },
 	{ "config", required_argument, NULL, 'F' },
+	{ "demangle", no_argument, NULL, 'C' },
 	{ "help", no_argument, NULL, 'h' },
+	{ "library", required_argument, NULL, 'l' },
 	{ "no-signals", no_argument, NULL, 'b' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* Act on C if it chooses what to trace (select.h); false if it does
+ * not. */
+static bool take_select_option(struct options *o, int c)
+{
+	switch (c) {
+	case 'C':
+		o->demangle = true;
+		return true;
+	case 'e':
+		add_filter(&o->exprs, &o->nexprs, 'e', optarg, FILTER_EXPR);
+		return true;
+	case 'l':
+		add_filter(&o->libs, &o->nlibs, 'l', optarg, FILTER_LIBRARY);
+		return true;
+	case 'L':
+		o->no_main = true;
+		return true;
+	case 'x':
+		add_filter(&o->entries, &o->nentries, 'x', optarg, FILTER_EXPR);
+		return true;
+	}
+	return false;
+}
 
 /* Act on option C (as getopt_long returned it, argument in optarg). */
 static void take_option(struct options *o, int c, char **argv)
@@ -163,9 +217,14 @@ void options_parse(struct options *o, int argc, char **argv)
 	o->align = -1;
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:a:A:bfF:ho:p:s:u:V", longopts,
-				NULL)) != -1)
-		take_option(o, c, argv);
+	while ((c = getopt_long(argc, argv, "+:a:A:bCe:fF:hl:Lo:p:s:u:Vx:",
+				longopts, NULL)) != -1)
+		if (!take_select_option(o, c))
+			take_option(o, c, argv);
+	/* ltrace 0.7.3 says so, and checks only -e: -L -l is -l. */
+	if (o->no_main && o->nexprs)
+		error_msg_and_die("Option -L can't be used with -e or -l.\n"
+				  "Try `ltrace --help' for more information.");
 	if (o->align < 0)
 		o->align = guess_align();
 	if (optind >= argc && !o->npids)
@@ -174,8 +233,20 @@ void options_parse(struct options *o, int argc, char **argv)
 	o->argv = optind < argc ? argv + optind : NULL;
 }
 
+static void free_filters(struct filter ***v, size_t *n)
+{
+	for (size_t i = 0; i < *n; i++)
+		filter_free((*v)[i]);
+	free(*v);
+	*v = NULL;
+	*n = 0;
+}
+
 void options_destroy(struct options *o)
 {
+	free_filters(&o->exprs, &o->nexprs);
+	free_filters(&o->libs, &o->nlibs);
+	free_filters(&o->entries, &o->nentries);
 	for (size_t i = 0; i < o->nconfs; i++)
 		free(o->confs[i]);
 	free(o->confs);

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "forward.h"
+
 struct options {
 	size_t strlen;	    /* -s, default 32 */
 	size_t arraylen;    /* -A, default 4 */
@@ -19,11 +21,24 @@ struct options {
 	size_t npids;
 	const char *user; /* -u USER */
 	char **argv;	  /* the command and its arguments */
+	/* What to trace, compiled filters (filter.h) in the order given;
+	 * the tracer reads them only through select.h. */
+	struct filter **exprs; /* -e, OR-ed */
+	size_t nexprs;
+	struct filter **libs; /* -l, OR-ed */
+	size_t nlibs;
+	struct filter **entries; /* -x, OR-ed */
+	size_t nentries;
+	bool no_main;  /* -L: no default -e @MAIN */
+	bool demangle; /* -C: C++ names demangled, in matching and output */
 };
 
 /* Parse ARGC/ARGV into O.  Prints usage and exits on -h, the version on
- * -V, and a one-line error (exit 1) on bad input. */
+ * -V, and a one-line error (exit 1) on bad input, a bad filter
+ * expression included ("ltrace: -e 'foo[': unmatched '['"), before
+ * anything is started. */
 void options_parse(struct options *o, int argc, char **argv);
+/* Release what O holds (the filters, the -F and -p lists). */
 void options_destroy(struct options *o);
 
 #endif

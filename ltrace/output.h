@@ -11,7 +11,9 @@
 #include "forward.h"
 
 /* FD receives the trace.  ALIGN (-a): a call line is padded with spaces
- * to column ALIGN - 2 before " = ", as ltrace does.  TO_FILE: FD is a file
+ * to column ALIGN - 2 before " = ", as ltrace does; columns are display
+ * width (UTF-8 text by wcwidth, so wide strings do not shift the column),
+ * also for the part of the line already written.  TO_FILE: FD is a file
  * named by -o (see output_set_pid_prefix).  EAGER_FLUSH: write out at
  * every output_sync, for output shared with the tracee (a terminal, a
  * pipe, the tracee's own stdout/stderr). */

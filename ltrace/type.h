@@ -47,7 +47,7 @@ enum lens_kind {
 	LENS_STRING,
 	LENS_HIDE,
 	LENS_GUESS,
-	LENS_ADDR, /* addr/file/void*: hex, 0 for NULL */
+	LENS_ADDR, /* addr/file/void*: hex, nil for NULL */
 };
 #define LENS_NKINDS (LENS_ADDR + 1)
 

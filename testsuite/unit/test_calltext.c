@@ -168,7 +168,12 @@ static const char conf[] =
 	"int g_tree(tree*);\n"
 	"typedef wide = struct(int, array(array(long, 16), 16)*);\n"
 	"int g_wideout(array(wide, 64)*, array(wide, 64)*, "
-	"array(wide, 64)*);\n";
+	"array(wide, 64)*);\n"
+	"typedef wchar_t = string(uint);\n"
+	"typedef wint_t = string(int);\n"
+	"wint_t fputwc(wchar_t, addr);\n"
+	"int g_wch(string(ushort), string(long), string(char), "
+	"array(wchar_t, 3)*);\n";
 
 static void test_strings(void)
 {
@@ -202,17 +207,17 @@ static void test_strings(void)
 	regs.rdi = 0;
 	regs.rsi = put("C.UTF-8\0xy", 11);
 	regs.rdx = 8;
-	ENTRY("g_mc", "0, \"C.UTF-8\\0\", 8");
+	ENTRY("g_mc", "nil, \"C.UTF-8\\0\", 8");
 	calltext_free(pending);
 	opts.strlen = 4;
 	regs.rdx = 4;
-	ENTRY("g_mc", "0, \"C.UT\", 4");
+	ENTRY("g_mc", "nil, \"C.UT\", 4");
 	calltext_free(pending);
 	regs.rdx = 5;
-	ENTRY("g_mc", "0, \"C.UT\"..., 5");
+	ENTRY("g_mc", "nil, \"C.UT\"..., 5");
 	calltext_free(pending);
 	regs.rdx = 3;
-	ENTRY("g_mc", "0, \"C.U\", 3");
+	ENTRY("g_mc", "nil, \"C.U\", 3");
 	calltext_free(pending);
 	regs.rdi = put_str("abcd");
 	ENTRY("f_str", "\"abcd\"");
@@ -418,14 +423,14 @@ static void test_pointers(void)
 	regs.rdi = put(&x, sizeof(x));
 	regs.rsi = regs.rdi;
 	regs.rdx = 0;
-	ENTRY("g_ip", "77, 0x10000, 0");
+	ENTRY("g_ip", "77, 0x10000, nil");
 	calltext_free(pending);
 	regs.rdi = 0;
 	regs.rsi = 0;
-	ENTRY("g_ip", "nil, 0, 0");
+	ENTRY("g_ip", "nil, nil, nil");
 	calltext_free(pending);
 	regs.rdi = 8;
-	ENTRY("g_ip", "0x8, 0, 0");
+	ENTRY("g_ip", "0x8, nil, nil");
 	calltext_free(pending);
 	regs.rdi = put_str("xyz");
 	ENTRY("g_cp", "'x'");
@@ -496,12 +501,12 @@ static void test_format(void)
 	regs.r9 = 7;
 	set_stack(1, 0);
 	ENTRY("printf", "\"%s %d %f %5.2f %c %x %lu %p %%\\n\", \"fmt\", 42, "
-			"1.500000, 2.250000, 'q', 0xff, 7, 0");
+			"1.500000, 2.250000, 'q', 0xff, 7, nil");
 	regs.rax = 37;
 	RET("", "37");
 	opts.strlen = 5;
 	ENTRY("printf", "\"%s %d\"..., \"fmt\", 42, 1.500000, 2.250000, "
-			"'q', 0xff, 7, 0");
+			"'q', 0xff, 7, nil");
 	calltext_free(pending);
 	opts.strlen = 32;
 	/* a format far longer than -s still decides the arguments */
@@ -582,6 +587,43 @@ static void test_wide(void)
 				 "\"\u0427\u0442\u043e-\u0442o.\\n\", 5");
 		calltext_free(pending);
 	}
+}
+
+/* string(T) of an integer T is one character: wide ones as UTF-8, in
+ * single quotes, escaped when not printable, WEOF by name. */
+static void test_wide_chars(void)
+{
+	static const struct {
+		uint64_t in;
+		const char *want;
+	} wc[] = {
+		{ 0x424, "'\u0424'" },	     { 'a', "'a'" },
+		{ '\n', "'\\n'" },	     { 0, "'\\0'" },
+		{ 0x1f600, "'\U0001f600'" }, { 0x85, "'\\x{85}'" },
+		{ 0xd800, "'\\x{d800}'" },   { 0x110000, "'\\x{110000}'" },
+	};
+	char want[64];
+
+	reset();
+	regs.rsi = 0x1234;
+	for (size_t i = 0; i < sizeof(wc) / sizeof(wc[0]); i++) {
+		regs.rdi = wc[i].in;
+		snprintf(want, sizeof(want), "%s, 0x1234", wc[i].want);
+		ENTRY("fputwc", want);
+		regs.rax = wc[i].in;
+		RET("", wc[i].want);
+	}
+	regs.rax = 0xffffffff; /* WEOF, an int -1 */
+	ENTRY("fputwc", "'\\x{110000}', 0x1234");
+	RET("", "WEOF");
+	uint32_t arr[] = { 'a', 0x424, 0x20ac };
+	regs.rdi = 0xe9;
+	regs.rsi = 0x100000000ULL;
+	regs.rdx = 'z';
+	regs.rcx = put(arr, sizeof(arr));
+	ENTRY("g_wch", "'\u00e9', '\\x{100000000}', 'z', "
+		       "[ 'a', '\u0424', '\u20ac' ]");
+	calltext_free(pending);
 }
 
 /* Conversions of every width, the stack after the registers run out,
@@ -847,6 +889,7 @@ int main(void)
 	test_out_params();
 	test_format();
 	test_wide();
+	test_wide_chars();
 	test_format_more();
 	test_ldouble();
 	test_dynamic_structs();

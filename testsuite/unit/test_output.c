@@ -2,7 +2,8 @@
  * and finished on the same line, or cut by another line as
  * "<unfinished ...>" and finished as "<... name resumed>"; the ", "
  * between the arguments shown at entry and at return; the -a column,
- * also when the start of the line was already written out; the pid
+ * also when the start of the line was already written out, counted in
+ * display width for UTF-8 text; the pid
  * prefixes; and when output_sync writes.
  *
  * output.c keeps one writer per process, so each case plays its calls in
@@ -199,6 +200,32 @@ static void test_align(void)
 		  "a_long_function_name(123456789) = 0\n");
 }
 
+/* Wide strings reach the trace as UTF-8: the column counts display
+ * width, one per character, two per wide CJK one, none for a combining
+ * mark, also for the part of the line already written out; a byte of no
+ * valid sequence counts one. */
+static void utf8_calls(void)
+{
+	output_call_entry(101, 1, "ws", "\"\u0424\u044b\u0432\u0430\"");
+	output_call_return(101, 1, "ws", true, "", "4");
+	output_call_entry(101, 2, "ws", "\"\u4e2d\u6587\"");
+	output_call_return(101, 2, "ws", true, "", "2");
+	output_call_entry(101, 3, "ws", "\"e\u0301\U0001f600\"");
+	output_flush();
+	output_call_return(101, 3, "ws", true, "", "'\u0424'");
+	output_call_entry(101, 4, "ws", "\xff\xd0 \xe4\xb8");
+	output_call_return(101, 4, "ws", true, "", "0");
+}
+
+static void test_width(void)
+{
+	CHECK_STR(trace(&aligned, utf8_calls),
+		  "ws(\"\u0424\u044b\u0432\u0430\")             = 4\n"
+		  "ws(\"\u4e2d\u6587\")             = 2\n"
+		  "ws(\"e\u0301\U0001f600\")              = '\u0424'\n"
+		  "ws(\xff\xd0 \xe4\xb8)              = 0\n");
+}
+
 static void test_pid_prefix(void)
 {
 	CHECK_STR(trace(&tasks, two_tasks),
@@ -239,6 +266,7 @@ int main(void)
 	test_open_line();
 	test_separator();
 	test_align();
+	test_width();
 	test_pid_prefix();
 	test_sync();
 	return check_exit();

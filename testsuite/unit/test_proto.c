@@ -32,7 +32,9 @@ static const char conf[] =
 	"int s(struct(ulong, array(int, elt1))*, string(char*), bool, bool(int));\n"
 	"double d(float, double, llong, ullong, ushort, short, char);\n"
 	"int multi(int,\n"
-	"          int);\n";
+	"          int);\n"
+	"int two_plus(int *, +void **, +ulong *);\n"
+	"int all_plus(+int*, +int*);\n";
 
 static void test_basic(void)
 {
@@ -75,6 +77,12 @@ static void test_basic(void)
 	CHECK(p && p->nparams == 7 && p->params[0]->kind == TYPE_FLOAT);
 	p = protolib_lookup(pl, "multi");
 	CHECK(p && p->nparams == 2);
+	/* the first '+' splits; later ones mean nothing more */
+	p = protolib_lookup(pl, "two_plus");
+	CHECK(p && p->nparams == 3 && p->split == 1);
+	CHECK(p && p->params[1]->elt->elt->kind == TYPE_VOID);
+	p = protolib_lookup(pl, "all_plus");
+	CHECK(p && p->nparams == 2 && p->split == 0);
 	CHECK(!protolib_lookup(pl, "nonexistent"));
 	protolib_free(pl);
 }
@@ -117,8 +125,6 @@ static const struct {
 	  "e.conf:1:16: error: expected number after '=' in enum\n" },
 	{ "int bad(enum(A, 3));\n",
 	  "e.conf:1:17: error: expected enum name\n" },
-	{ "int bad(int, +int, +int);\n",
-	  "e.conf:1:20: error: more than one '+'\n" },
 	{ "typedef = int;\n",
 	  "e.conf:1:9: error: expected type name after 'typedef'\n" },
 	{ "typedef y int;\n", "e.conf:1:11: error: expected '='\n" },

@@ -34,7 +34,7 @@ else
 	per='qsort({addr}, 3, 8, {addr} <unfinished ...>
 strcmp("apple", "fig") = -5
 __cxa_allocate_exception(4) = {addr}
-__cxa_throw({addr}, {addr}, 0 <unfinished ...>
+__cxa_throw({addr}, {addr}, nil <unfinished ...>
 __cxa_begin_catch({addr}) = {addr}
 __cxa_end_catch({any}) = {any}'
 	last="printf(\"caught %ld len %zu\\n\", $n, 4) = {int}"
