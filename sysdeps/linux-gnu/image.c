@@ -10,12 +10,15 @@
 #include "arch.h"
 #include "bpt.h"
 #include "calls.h"
+#include "demangle.h"
 #include "error.h"
 #include "library.h"
 #include "mem.h"
+#include "options.h"
 #include "proc.h"
 #include "procfs.h"
 #include "scratch.h"
+#include "select.h"
 #include "tracee.h"
 #include "xmalloc.h"
 
@@ -90,13 +93,29 @@ static void batch_insert(struct process *p, struct batch *bt)
 
 /* ---- which stubs ---- */
 
-/* What a call line shows for SYM called through L's stub. */
+static struct select_obj selector(const struct library *l)
+{
+	struct select_obj so = { l->soname, l->path, l->is_main };
+	return so;
+}
+
+/* What a call line shows for SYM called through L's stub:
+ * "caller->callee" when the filters show callers, the callee demangled
+ * with -C.  *CALLEE: where the callee starts. */
 static char *make_label(const struct library *l, const char *sym,
 			size_t *callee)
 {
-	(void)l;
-	*callee = 0;
-	return xstrdup(sym);
+	char *dem = opts->demangle ? demangle(sym) : NULL;
+	const char *shown = dem ? dem : sym;
+	*callee = select_shows_caller(opts) ? strlen(l->soname) + 2 : 0;
+	size_t len = *callee + strlen(shown) + 1;
+	char *label = xmalloc(len);
+	if (*callee)
+		snprintf(label, len, "%s->%s", l->soname, shown);
+	else
+		memcpy(label, shown, len);
+	free(dem);
+	return label;
 }
 
 static void add_stub(struct process *p, const struct library *l,
@@ -109,30 +128,64 @@ static void add_stub(struct process *p, const struct library *l,
 	batch_push(bt, b);
 }
 
-/* Whether the stub for SYM in CALLER is traced. */
-static bool stub_selected(const struct library *caller, const char *sym)
+/* Whether an object other than CALLER that -l selects exports SYM. */
+static bool callee_selected(struct process *p, const struct library *caller,
+			    const char *sym)
 {
-	(void)sym;
-	return caller->is_main;
+	for (struct library *l = p->libs; l; l = l->next)
+		if (l != caller && l->callee && library_exports(l, sym))
+			return true;
+	return false;
 }
 
 /* Put a breakpoint on each stub of L the filters select. */
 static void place_selected(struct process *p, struct library *l)
 {
+	struct select_obj so = selector(l);
 	struct batch bt = { NULL, 0, 0 };
 	for (size_t i = 0; i < l->image.nplt; i++) {
 		const struct plt_entry *e = &l->image.plt[i];
 		if (!bpt_lookup(&p->bpts, e->addr + l->bias) &&
-		    stub_selected(l, e->name))
+		    select_stub(opts, e->name, &so,
+				callee_selected(p, l, e->name)))
 			add_stub(p, l, e, &bt);
 	}
 	batch_insert(p, &bt);
 }
 
+/* CALLEE, which -l selects, has just come: the stubs of the other objects
+ * for what it exports may now be traced. */
+static void place_callers(struct process *p, struct library *callee)
+{
+	for (struct library *l = p->libs; l; l = l->next) {
+		if (l == callee)
+			continue;
+		struct select_obj so = selector(l);
+		struct batch bt = { NULL, 0, 0 };
+		for (size_t i = 0; i < l->image.nplt; i++) {
+			const struct plt_entry *e = &l->image.plt[i];
+			if (!bpt_lookup(&p->bpts, e->addr + l->bias) &&
+			    library_exports(callee, e->name) &&
+			    select_stub(opts, e->name, &so, true))
+				add_stub(p, l, e, &bt);
+		}
+		batch_insert(p, &bt);
+	}
+}
+
+/* The filters are asked once per stub when its object comes, and again
+ * for the stubs a new -l library exports; never per call. */
 void image_add(struct process *p, struct library *const *libs, size_t n)
 {
+	for (size_t i = 0; i < n; i++) {
+		struct select_obj so = selector(libs[i]);
+		libs[i]->callee = select_callee(opts, &so);
+	}
 	for (size_t i = 0; i < n; i++)
 		place_selected(p, libs[i]);
+	for (size_t i = 0; i < n; i++)
+		if (libs[i]->callee)
+			place_callers(p, libs[i]);
 }
 
 /* ---- objects that go ---- */
