@@ -61,9 +61,9 @@ typedef bool plt_slot_fn(void *ctx, uint64_t got);
 typedef void plt_site_fn(void *ctx, const struct plt_site *site);
 
 /* Decode the SIZE bytes of CODE, loaded at link-time address ADDR, in
- * one linear sweep from the first byte, and call FN for every
- * instruction that reads its target from a GOT slot for which IS_SLOT
- * returns true.  Every address is a link-time one (the caller adds the
+ * one linear sweep from the first byte, and call FN(CTX, site) for
+ * every instruction that reads its target from a GOT slot for which
+ * IS_SLOT(CTX, slot) returns true.  Every address is a link-time one (the caller adds the
  * load bias).  CODE should be one executable section that holds no
  * stubs: stubs jump through GOT slots too and would be reported as
  * jump sites.  A site is only reported where the sweep decodes exactly
