@@ -1,9 +1,11 @@
-/* Between the generic ELF reader (elf.c) and the per-architecture PLT
- * stub decoder (<arch>/plt.c).  Internal to sysdeps/linux-gnu; the core
- * sees only ltrace/elfscan.h. */
+/* Between the generic ELF reader (elf.c) and the per-architecture code
+ * decoders: the PLT stub decoder (<arch>/plt.c) and the call site
+ * scanner for code built without a PLT (<arch>/sites.c).  Internal to
+ * sysdeps/linux-gnu; the core sees only ltrace/elfscan.h. */
 #ifndef LTRACE_PLT_ARCH_H
 #define LTRACE_PLT_ARCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,5 +35,42 @@ typedef void plt_stub_fn(void *ctx, uint64_t stub, uint64_t got);
  * Reads nothing outside CODE; never fails (bad bytes are skipped). */
 void plt_arch_scan(const uint8_t *code, size_t size, uint64_t addr,
 		   plt_stub_fn *fn, void *ctx);
+
+/* A call site that reads a GOT slot itself, with no stub (-fno-plt):
+ * on x86_64 `call *GOT(%rip)` or, for a tail call, `jmp *GOT(%rip)`. */
+enum plt_site_kind {
+	PLT_SITE_CALL, /* pushes ADDR + LEN, then goes to *GOT */
+	PLT_SITE_JUMP, /* goes to *GOT; the return address is the caller's */
+};
+
+struct plt_site {
+	uint64_t addr; /* first byte of the instruction, prefixes included */
+	uint64_t got;  /* address of the slot it reads */
+	unsigned len;  /* its length: a call returns to ADDR + LEN */
+	enum plt_site_kind kind;
+};
+
+/* Whether GOT is the address of a function's GOT slot that the caller
+ * wants sites for.  It is also asked of byte patterns that turn out
+ * not to be instructions, so it must have no side effect, and should
+ * be cheap (a binary search, say). */
+typedef bool plt_slot_fn(void *ctx, uint64_t got);
+
+/* Called once per site found, in increasing address order.  SITE is
+ * valid only during the call. */
+typedef void plt_site_fn(void *ctx, const struct plt_site *site);
+
+/* Decode the SIZE bytes of CODE, loaded at link-time address ADDR, in
+ * one linear sweep from the first byte, and call FN(CTX, site) for
+ * every instruction that reads its target from a GOT slot for which
+ * IS_SLOT(CTX, slot) returns true.  Every address is a link-time one (the caller adds the
+ * load bias).  CODE should be one executable section that holds no
+ * stubs: stubs jump through GOT slots too and would be reported as
+ * jump sites.  A site is only reported where the sweep decodes exactly
+ * that instruction, so bytes inside another instruction never are;
+ * undecodable bytes are skipped one at a time.  Reads nothing outside
+ * CODE; never fails. */
+void plt_arch_scan_sites(const uint8_t *code, size_t size, uint64_t addr,
+			 plt_slot_fn *is_slot, plt_site_fn *fn, void *ctx);
 
 #endif
