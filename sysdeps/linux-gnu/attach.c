@@ -416,6 +416,16 @@ static void drop_pending_trap(struct task *t)
 		t->detach_sig = ev.sig;
 }
 
+/* Whether T, stopped with its IP just past B, got there by executing
+ * B's int3.  A one-byte instruction under B, run displaced (or stepped),
+ * comes back to the same IP, and must not run again: then only the
+ * trap's SIGTRAP, being delivered or still pending, tells. */
+static bool trapped_at(const struct task *t, const struct breakpoint *b)
+{
+	return b->plan.insn_len != 1 || tracee_trapped(t->tid) ||
+	       trap_pending(t->tid);
+}
+
 /* Leave the task at a valid instruction of its own code: back onto the
  * instruction under a breakpoint it has just hit, or out of a displaced
  * copy by stepping through it. */
@@ -428,15 +438,14 @@ static void rewind_one(struct task *t, void *data)
 	struct process *p = process_mem(t->proc);
 	uint64_t at = arch_ip(&r) - ARCH_DECR_PC_AFTER_BREAK;
 	struct breakpoint *b = bpt_lookup(&p->bpts, at);
-	if (b && b->inserted) {
+	if (b && b->inserted && trapped_at(t, b)) {
 		arch_set_ip(&r, at);
 		if (tracee_set_regs(t->tid, &r))
 			return;
 		drop_pending_trap(t);
 	}
 	for (int i = 0; i < 64 && scratch_contains(p, arch_ip(&r)); i++) {
-		if (tracee_step(t->tid) || tracee_wait_trap(t) ||
-		    tracee_get_regs(t->tid, &r))
+		if (tracee_step_trap(t) || tracee_get_regs(t->tid, &r))
 			break;
 	}
 }

@@ -72,8 +72,8 @@ void retbp_step_in_place(struct task *t, struct breakpoint *b,
 	arch_set_ip(regs, b->addr);
 	/* A failed wait leaves the task gone or stopped where the loop's
 	 * next report says: the int3 goes back either way. */
-	if (tracee_set_regs(t->tid, regs) == 0 && tracee_step(t->tid) == 0)
-		(void)tracee_wait_trap(t);
+	if (tracee_set_regs(t->tid, regs) == 0)
+		(void)tracee_step_trap(t);
 	(void)mem_write(p->memfd, b->addr, &int3, 1);
 }
 

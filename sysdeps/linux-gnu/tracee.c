@@ -102,6 +102,15 @@ int tracee_event_msg(pid_t tid, unsigned long *msg)
 	return REQUEST(PTRACE_GETEVENTMSG, tid, 0, msg);
 }
 
+/* Not through request(): in a group-stop PTRACE_GETSIGINFO fails with
+ * EINVAL, which answers the question (no trap) and is no error. */
+bool tracee_trapped(pid_t tid)
+{
+	siginfo_t si;
+	return ptrace(PTRACE_GETSIGINFO, tid, NULL, &si) != -1 &&
+	       si.si_signo == SIGTRAP && si.si_code == SI_KERNEL;
+}
+
 int tracee_get_regs(pid_t tid, struct arch_regs *r)
 {
 	return REQUEST(PTRACE_GETREGS, tid, 0, &r->r);
@@ -173,7 +182,11 @@ pid_t tracee_wait(pid_t tid, int flags, struct tracee_event *ev)
 	return r < 0 ? -errno : r;
 }
 
-int tracee_wait_trap(struct task *t)
+/* Wait for T's SIGTRAP; after any other stop, resume it as it was: by
+ * PTRACE_SINGLESTEP when STEP (a continue would run it past the step,
+ * into code whose breakpoint traps would then go unhandled), else by
+ * PTRACE_CONT. */
+static int wait_trap(struct task *t, bool step)
 {
 	for (;;) {
 		struct tracee_event ev;
@@ -183,10 +196,21 @@ int tracee_wait_trap(struct task *t)
 			return 0;
 		if (ev.kind == TRACEE_SIGNAL)
 			tracee_set_pending_signal(t, ev.sig);
-		int rc = tracee_cont(t->tid, 0);
+		int rc = step ? tracee_step(t->tid) : tracee_cont(t->tid, 0);
 		if (rc)
 			return rc;
 	}
+}
+
+int tracee_wait_trap(struct task *t)
+{
+	return wait_trap(t, false);
+}
+
+int tracee_step_trap(struct task *t)
+{
+	int rc = tracee_step(t->tid);
+	return rc ? rc : wait_trap(t, true);
 }
 
 /* ---- pending signals ---- */

@@ -64,7 +64,7 @@ int tracee_seize(pid_t tid, bool exitkill);
 int tracee_interrupt(pid_t tid);
 /* PTRACE_CONT with signal SIG. */
 int tracee_cont(pid_t tid, int sig);
-/* PTRACE_SINGLESTEP; the trap is then waited for with tracee_wait_trap. */
+/* PTRACE_SINGLESTEP (tracee_step_trap steps and waits). */
 int tracee_step(pid_t tid);
 /* These three return nothing because a caller has nothing to do about a
  * failure: it is reported unless the task is gone, and the next waitpid
@@ -75,6 +75,10 @@ void tracee_resume(struct task *t, int sig);
 void tracee_listen(pid_t tid);
 /* Let TID go with signal SIG (the caller forgets it, gone or not). */
 void tracee_detach(pid_t tid, int sig);
+/* Whether TID is in the signal-delivery stop of the SIGTRAP that an
+ * int3 raises (PTRACE_GETSIGINFO: SIGTRAP from the kernel), not in the
+ * stop of an interrupt, a step or another signal. */
+bool tracee_trapped(pid_t tid);
 /* PTRACE_GETEVENTMSG after a ptrace-event stop. */
 int tracee_event_msg(pid_t tid, unsigned long *msg);
 int tracee_get_regs(pid_t tid, struct arch_regs *r);
@@ -86,6 +90,11 @@ int tracee_get_fpregs(pid_t tid, struct arch_fpregs *f);
  * at the next resume.  Returns 0, -ESRCH if T ended (that end is then
  * not reported again), or the error of a resume that failed. */
 int tracee_wait_trap(struct task *t);
+/* Single-step T and wait until the step's SIGTRAP.  A signal that stops
+ * it first is kept for delivery at the next resume, and the step is
+ * made again: T executes one instruction, never more.  Returns as
+ * tracee_wait_trap. */
+int tracee_step_trap(struct task *t);
 
 /* The pending signal of T to deliver at its next resume (0 for none). */
 int tracee_take_pending_signal(struct task *t);

@@ -62,7 +62,11 @@ static void *spin(void *arg)
 			continue;
 		}
 		atomic_store(&warm.sleeping, 1);
-		if (now_ns() - atomic_load(&warm.last) >= WARM_NS)
+		/* quit is read after sleeping is set: warm_stop sets quit,
+		 * then clears sleeping, so either this sees quit, or the wait
+		 * sees 0 and returns at once. */
+		if (!atomic_load(&warm.quit) &&
+		    now_ns() - atomic_load(&warm.last) >= WARM_NS)
 			futex(&warm.sleeping, FUTEX_WAIT, 1);
 		atomic_store(&warm.sleeping, 0);
 	}
