@@ -14,6 +14,7 @@ static void free_breakpoint(struct breakpoint *b)
 {
 	free(b->name);
 	free(b->label);
+	free(b->resumed);
 	free(b);
 }
 
@@ -35,6 +36,8 @@ void bpt_table_clone(struct bpt_table *dst, const struct bpt_table *src)
 			b->name = xstrdup(sb->name);
 		if (sb->label)
 			b->label = xstrdup(sb->label);
+		if (sb->resumed)
+			b->resumed = xstrdup(sb->resumed);
 		e->ptr = b;
 	}
 }

@@ -22,6 +22,9 @@ enum bpt_kind {
 	/* the dynamic linker's r_brk (_dl_debug_state): the loaded objects
 	 * changed; its first instruction runs displaced */
 	BPT_RENDEZVOUS,
+	/* a function's entry (-x): a traced call starts here, and its first
+	 * instruction runs displaced */
+	BPT_ENTRY,
 };
 
 struct breakpoint {
@@ -29,7 +32,7 @@ struct breakpoint {
 	enum bpt_kind kind;
 	uint8_t orig; /* the byte under the breakpoint */
 	bool inserted;
-	/* BPT_PLT */
+	/* BPT_PLT, BPT_ENTRY */
 	char *name; /* owned: the symbol, for prototype lookup */
 	/* owned: what a call line shows, "caller->callee" or "callee"
 	 * (demangled with -C); the callee part, for "<... callee
@@ -39,9 +42,18 @@ struct breakpoint {
 	uint64_t got; /* runtime address of the GOT slot */
 	const struct prototype *proto;
 	bool proto_done; /* proto looked up (it may be NULL) */
-	/* BPT_RETURN, BPT_RENDEZVOUS */
+	/* BPT_RETURN, BPT_RENDEZVOUS, BPT_ENTRY */
 	struct displaced plan;
 	uint64_t slot; /* scratch slot address (DISPLACE_COPY) */
+	/* BPT_ENTRY: label is "name@soname" for a library's function, and
+	 * RESUMED (owned) the name "<... name resumed>" shows; PLAN is made
+	 * at the first hit (PLANNED); RETURNS: some traced call returns to
+	 * this address too.  IFUNC: a resolver, whose return value is the
+	 * implementation (GOT: the IRELATIVE slot it fills, 0 if none) */
+	char *resumed;
+	bool planned;
+	bool returns;
+	bool ifunc;
 };
 
 /* Address -> struct breakpoint (each allocated on its own, so a pointer

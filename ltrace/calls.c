@@ -73,8 +73,10 @@ void call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 		/* calltext_return releases the state. */
 		calltext_return(f->ct, cs, &sb_more, &sb_ret);
 		f->ct = NULL;
+		const struct breakpoint *b = f->plt;
 		output_call_return(t->tid, f->id,
-				   f->plt->label + f->plt->label_callee,
+				   b->resumed ? b->resumed :
+						b->label + b->label_callee,
 				   f->had_args, sb_more.s, sb_ret.s);
 	}
 	task_pop_frames(t, i);

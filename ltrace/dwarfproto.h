@@ -35,6 +35,8 @@
 #ifndef LTRACE_DWARFPROTO_H
 #define LTRACE_DWARFPROTO_H
 
+#include <stdint.h>
+
 #include "forward.h"
 
 struct dwarf_protos;
@@ -58,5 +60,14 @@ void dwarf_protos_free(struct dwarf_protos *d);
  * used, and the prototype still carries NAME. */
 const struct prototype *dwarf_lookup(struct dwarf_protos *d, const char *path,
 				     const char *name);
+
+/* The prototype of the function, a static one too, whose definition
+ * starts at link-time address ADDR of the ELF file PATH, named NAME
+ * (for -x: the symbol there may be local, or share its name with other
+ * static functions); NULL when there is none.  Owned by D, cached by
+ * address; never prints. */
+const struct prototype *dwarf_lookup_at(struct dwarf_protos *d,
+					const char *path, uint64_t addr,
+					const char *name);
 
 #endif

@@ -66,4 +66,47 @@ const struct elf_export *elf_exports_find(const struct elf_exports *ex,
 					  const char *name);
 void elf_exports_destroy(struct elf_exports *ex);
 
+/* A function an object defines, for -x (read by elfsyms.c, like the
+ * exports): a FUNC or IFUNC symbol of its
+ * .symtab and of its .dynsym, defined in a section, at a non-zero
+ * address within an executable segment. */
+struct elf_func {
+	const char *name; /* in the table's strings, without version */
+	uint64_t addr;	  /* st_value (link-time) */
+	uint8_t bind;	  /* 0 global, 1 weak, 2 local: lower is better */
+	bool ifunc;	  /* STT_GNU_IFUNC: ADDR is its resolver's */
+};
+
+/* An IRELATIVE relocation: the dynamic linker (or a static program's
+ * start-up code) stores in the slot GOT what the resolver at RESOLVER
+ * returns.  Both link-time addresses. */
+struct elf_irel {
+	uint64_t resolver;
+	uint64_t got;
+};
+
+/* The functions of one file.  V is sorted by address; the aliases of
+ * one address are adjacent, best first: global over weak over local,
+ * then the name with fewer leading underscores, then the shorter. */
+struct elf_funcs {
+	struct elf_func *v;
+	size_t n;
+	struct elf_irel *irel; /* sorted by resolver */
+	size_t nirel;
+	/* [text_lo, text_hi): the span of its executable PT_LOAD segments
+	 * (link-time; both 0 if it has none) */
+	uint64_t text_lo, text_hi;
+	char *strs; /* owned: copies of the string tables */
+};
+
+/* Read the functions, IRELATIVE relocations and executable span of PATH
+ * into FS.  Returns 0 (a file without symbols defines no function), or
+ * a negative errno-style code; reports nothing.  elf_funcs_destroy
+ * releases FS after a successful read. */
+int elf_funcs_read(struct elf_funcs *fs, const char *path);
+/* The link-time slot of an IRELATIVE relocation whose resolver is at
+ * RESOLVER (link-time), or 0 if FS has none. */
+uint64_t elf_funcs_irel_slot(const struct elf_funcs *fs, uint64_t resolver);
+void elf_funcs_destroy(struct elf_funcs *fs);
+
 #endif

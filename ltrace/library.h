@@ -37,6 +37,9 @@ struct library {
 	/* -l selects it: calls into what it exports are traced (set by the
 	 * backend when it places the object's breakpoints) */
 	bool callee;
+	/* [text_lo, text_hi): the run-time span of its executable segments,
+	 * read with its functions when -x is given (0 before) */
+	uint64_t text_lo, text_hi;
 	/* What it exports, read at the first library_exports */
 	struct elf_exports exports;
 	bool exports_read;

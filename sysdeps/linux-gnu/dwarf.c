@@ -27,6 +27,7 @@ struct dfile {
 	struct hmap names;
 	struct hmap addrs;  /* entry address -> defining DIE */
 	struct hmap protos; /* owned name -> prototype or NULL (miss) */
+	struct hmap at;	    /* address -> prototype or NULL (miss) */
 	struct dwarftypes *types;
 	struct dfile *next;
 };
@@ -223,6 +224,9 @@ static void file_free(struct dfile *f)
 		free((char *)e->skey);
 	}
 	hmap_destroy(&f->protos);
+	for (struct hent *e = NULL; (e = hmap_next(&f->at, e));)
+		prototype_free(e->ptr);
+	hmap_destroy(&f->at);
 	hmap_destroy(&f->names);
 	hmap_destroy(&f->addrs);
 	dwarftypes_free(f->types);
@@ -264,5 +268,26 @@ const struct prototype *dwarf_lookup(struct dwarf_protos *d, const char *path,
 		return e->ptr;
 	struct prototype *p = lookup_uncached(f, name);
 	hmap_get(&f->protos, xstrdup(name), 0)->ptr = p;
+	return p;
+}
+
+const struct prototype *dwarf_lookup_at(struct dwarf_protos *d,
+					const char *path, uint64_t addr,
+					const char *name)
+{
+	struct dfile *f = file_get(d, path);
+
+	file_open(f);
+	if (!f->df.dw)
+		return NULL;
+	struct hent *e = hmap_find(&f->at, NULL, addr);
+	if (e)
+		return e->ptr;
+	struct hent *a = hmap_find(&f->addrs, NULL, addr);
+	Dwarf_Die die;
+	struct prototype *p = NULL;
+	if (a && dwarf_offdie(f->df.dw, a->val, &die))
+		p = dwarftypes_proto(f->types, &die, name);
+	hmap_get(&f->at, NULL, addr)->ptr = p;
 	return p;
 }

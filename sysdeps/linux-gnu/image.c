@@ -11,6 +11,7 @@
 #include "bpt.h"
 #include "calls.h"
 #include "demangle.h"
+#include "entry.h"
 #include "error.h"
 #include "library.h"
 #include "mem.h"
@@ -173,16 +174,26 @@ static void place_callers(struct process *p, struct library *callee)
 	}
 }
 
+static void push_entry(struct breakpoint *b, void *ctx)
+{
+	batch_push(ctx, b);
+}
+
 /* The filters are asked once per stub when its object comes, and again
- * for the stubs a new -l library exports; never per call. */
+ * for the stubs a new -l library exports; never per call.  -x: once per
+ * function (entry.h). */
 void image_add(struct process *p, struct library *const *libs, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct select_obj so = selector(libs[i]);
 		libs[i]->callee = select_callee(opts, &so);
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		place_selected(p, libs[i]);
+		struct batch bt = { NULL, 0, 0 };
+		entry_select(p, libs[i], opts, push_entry, &bt);
+		batch_insert(p, &bt);
+	}
 	for (size_t i = 0; i < n; i++)
 		if (libs[i]->callee)
 			place_callers(p, libs[i]);
@@ -266,8 +277,15 @@ void image_setup(struct task *t)
 	if (!l)
 		return;
 	library_append(p, l);
+	bool is_static = !l->image.interp && !l->image.nplt;
+	if (is_static && !select_has_entries(opts))
+		error_msg("%s is statically linked: it makes no library calls "
+			  "to trace (-x PATTERN traces its functions)",
+			  l->path);
 	if (l->image.nplt)
 		map_scratch(t, l->image.plt[0].addr + l->bias);
+	else if (select_has_entries(opts))
+		map_scratch(t, l->lo);
 	image_add(p, &l, 1);
 }
 

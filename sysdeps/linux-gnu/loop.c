@@ -5,8 +5,9 @@
  *
  * The per-call budget (DESIGN.md, "The per-call budget"): a traced call
  * costs two stops.  At the call stub: GETREGS, one gathered read, SETREGS
- * (the stub's GOT jump emulated), CONT.  At the return: GETREGS, SETREGS
- * (into the displaced copy), CONT. */
+ * (the stub's GOT jump emulated), CONT.  At a function's entry (-x):
+ * the same, the first instruction run displaced.  At the return:
+ * GETREGS, SETREGS (into the displaced copy), CONT. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include "callsite.h"
 #include "calls.h"
 #include "dwarfproto.h"
+#include "entry.h"
 #include "error.h"
 #include "image.h"
 #include "library.h"
@@ -72,10 +74,8 @@ static void stop_init(struct stop *s, struct task *t, bool at_entry)
 
 /* ---- breakpoint hits ---- */
 
-/* Prototype files first; then the DWARF of the loaded objects: the
- * libraries, which define what the program calls, before the program,
- * whose DWARF only declares it.  Objects in load order. */
-static const struct prototype *lookup_in(struct process *p, const char *name)
+/* The prototype files of P's objects, in load order. */
+static const struct prototype *lookup_conf(struct process *p, const char *name)
 {
 	size_t n = library_count(p);
 	const char **sonames = xreallocarray(NULL, n + 1, sizeof(*sonames));
@@ -84,6 +84,15 @@ static const struct prototype *lookup_in(struct process *p, const char *name)
 		sonames[i++] = l->soname;
 	const struct prototype *pr = protoset_lookup(protos, name, sonames, n);
 	free(sonames);
+	return pr;
+}
+
+/* Prototype files first; then the DWARF of the loaded objects: the
+ * libraries, which define what the program calls, before the program,
+ * whose DWARF only declares it.  Objects in load order. */
+static const struct prototype *lookup_in(struct process *p, const char *name)
+{
+	const struct prototype *pr = lookup_conf(p, name);
 	const struct library *prog = library_main(p);
 	for (const struct library *l = p->libs; l && !pr; l = l->next)
 		if (l != prog)
@@ -93,14 +102,30 @@ static const struct prototype *lookup_in(struct process *p, const char *name)
 	return pr;
 }
 
+/* An entry's (-x): prototype files first; then the DWARF of the object
+ * that defines it, at its address (a static function too); then by its
+ * name, as a stub's. */
+static const struct prototype *lookup_entry(struct process *p,
+					    const struct breakpoint *b)
+{
+	const struct prototype *pr = lookup_conf(p, b->name);
+	for (const struct library *l = p->libs; l && !pr; l = l->next)
+		if (library_contains(l, b->addr))
+			pr = dwarf_lookup_at(dwarf, l->path, b->addr - l->bias,
+					     b->name);
+	return pr ? pr : lookup_in(p, b->name);
+}
+
 /* The prototype of B's function, looked up at its first call: the
  * objects it may come from are loaded by then (the rendezvous reports
  * them before their code runs). */
 static const struct prototype *resolve_proto(struct task *t,
 					     struct breakpoint *b)
 {
+	struct process *p = process_mem(t->proc);
 	if (!b->proto_done) {
-		b->proto = lookup_in(process_mem(t->proc), b->name);
+		b->proto = b->kind == BPT_ENTRY ? lookup_entry(p, b) :
+						  lookup_in(p, b->name);
 		b->proto_done = true;
 	}
 	return b->proto;
@@ -125,20 +150,74 @@ static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
 	call_entry(t, b, &s->cs, ret, arch_sp_after_return(&s->regs),
 		   task_prints(t));
 	retbp_ensure(t, s->cs.mem, &s->regs, ret);
-	/* Emulate the stub's "jmp *GOT(%rip)".  A failure is reported
-	 * unless the task is gone; it is resumed either way. */
-	arch_set_ip(&s->regs, target);
-	(void)tracee_set_regs(t->tid, &s->regs);
+	/* Emulate the stub's "jmp *GOT(%rip)", past the entry breakpoint
+	 * of a function -x traces too: one line per call. */
+	retbp_jump(t, s->cs.mem, &s->regs, target);
+}
+
+/* T's pending call I returned, the registers as the return left them.
+ * An IFUNC resolver's return value is the implementation it chose. */
+static void returned(struct task *t, size_t i, struct stop *s)
+{
+	const struct breakpoint *called = t->frames[i].plt;
+	s->cs.at_entry = false;
+	call_return(t, i, &s->cs, task_prints(t));
+	if (called->ifunc)
+		entry_ifunc_returned(process_mem(t->proc), called,
+				     arch_retval(&s->regs));
 }
 
 static void on_return(struct task *t, struct breakpoint *b, struct stop *s)
 {
 	long i = call_match(t, b->addr, arch_sp(&s->regs));
-	if (i >= 0) {
-		s->cs.at_entry = false;
-		call_return(t, i, &s->cs, task_prints(t));
-	}
+	if (i >= 0)
+		returned(t, (size_t)i, s);
 	retbp_run_displaced(t, b, &s->regs);
+}
+
+/* Whether the entry of B, with return address RET, is the call that T's
+ * innermost pending call F made through a stub (or call site) whose GOT
+ * slot now holds B's address: the stub jumped to lazy binding, which
+ * bound the slot and came here.  The stub showed the call already. */
+static bool same_call(const struct frame *f, const struct breakpoint *b,
+		      struct stop *s, uint64_t ret)
+{
+	uint64_t bound = 0;
+	return f && f->plt->kind != BPT_ENTRY && f->plt->got && f->ret == ret &&
+	       f->ret_sp == arch_sp_after_return(&s->regs) &&
+	       memsrc_read(s->cs.mem, f->plt->got, &bound, sizeof(bound)) ==
+		       sizeof(bound) &&
+	       bound == b->addr;
+}
+
+/* A function's entry (-x): the registers are as at a stub's stop; its
+ * first instruction runs displaced.  The address may also be where a
+ * traced call returns (RETURNS), and the call may have been shown by a
+ * stub already (same_call). */
+static void on_entry(struct task *t, struct breakpoint *b, struct stop *s)
+{
+	struct process *p = process_mem(t->proc);
+	long i = b->returns ? call_match(t, b->addr, arch_sp(&s->regs)) : -1;
+	if (i >= 0) {
+		returned(t, (size_t)i, s);
+		retbp_run_entry(t, s->cs.mem, &s->regs, b);
+		return;
+	}
+	const struct frame *top = t->nframes ? &t->frames[t->nframes - 1] :
+					       NULL;
+	uint64_t pf[2 + 6] = { arch_return_slot(&s->regs),
+			       top ? top->plt->got : 0 };
+	mem_prefetch(pf, 2 + arch_int_args(&s->regs, pf + 2));
+	uint64_t ret = 0;
+	if (memsrc_read(s->cs.mem, pf[0], &ret, sizeof(ret)) == sizeof(ret) &&
+	    !same_call(top, b, s, ret) &&
+	    (bpt_lookup(&p->bpts, ret) || entry_return_ok(p, s->cs.mem, ret))) {
+		resolve_proto(t, b);
+		call_entry(t, b, &s->cs, ret, arch_sp_after_return(&s->regs),
+			   task_prints(t));
+		retbp_ensure(t, s->cs.mem, &s->regs, ret);
+	}
+	retbp_run_entry(t, s->cs.mem, &s->regs, b);
 }
 
 /* A SIGTRAP stop: ours if the IP is just past one of our int3s. */
@@ -162,6 +241,9 @@ static bool on_trap(struct task *t)
 		break;
 	case BPT_RENDEZVOUS:
 		rtld_hit(t, b, &s.regs, s.cs.mem);
+		break;
+	case BPT_ENTRY:
+		on_entry(t, b, &s);
 		break;
 	}
 	return true;

@@ -82,3 +82,25 @@ int procfs_exe(pid_t pid, char *buf, size_t len)
 	buf[n] = '\0';
 	return 0;
 }
+
+bool procfs_executable(pid_t pid, uint64_t addr)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	bool x = false;
+	char line[512];
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+		char perms[8];
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3 &&
+		    addr >= lo && addr < hi) {
+			x = perms[2] == 'x';
+			break;
+		}
+	}
+	fclose(f);
+	return x;
+}

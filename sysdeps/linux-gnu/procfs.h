@@ -4,6 +4,7 @@
 #ifndef LTRACE_PROCFS_H
 #define LTRACE_PROCFS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -21,5 +22,7 @@ void procfs_comm(pid_t pid, char *buf, size_t len);
 uint64_t procfs_auxv(pid_t pid, unsigned long type);
 /* The target of /proc/PID/exe into BUF (LEN bytes); 0, or -1. */
 int procfs_exe(pid_t pid, char *buf, size_t len);
+/* Whether /proc/PID/maps says ADDR is in an executable mapping. */
+bool procfs_executable(pid_t pid, uint64_t addr);
 
 #endif

@@ -38,17 +38,33 @@ static void place_copy(struct process *p, struct breakpoint *b, uint64_t slot)
 	b->slot = slot;
 }
 
+/* Plan B's displaced run from the original bytes CODE at its address. */
+static void plan(struct task *t, const struct arch_regs *regs,
+		 struct breakpoint *b, const uint8_t *code, size_t len)
+{
+	struct process *p = process_mem(t->proc);
+	uint64_t slot = scratch_slot(t, regs, b->addr);
+	if (!slot || displace_plan(code, len, b->addr, slot, &b->plan))
+		b->plan.kind = DISPLACE_STEP;
+	if (b->plan.kind == DISPLACE_COPY)
+		place_copy(p, b, slot);
+}
+
+void retbp_plan(struct task *t, struct memsrc *m, const struct arch_regs *regs,
+		struct breakpoint *b)
+{
+	uint8_t code[ARCH_MAX_INSN + 1];
+	read_code(process_mem(t->proc), m, b->addr, code, sizeof(code));
+	plan(t, regs, b, code, sizeof(code));
+}
+
 void retbp_arm(struct task *t, struct memsrc *m, const struct arch_regs *regs,
 	       struct breakpoint *b)
 {
 	struct process *p = process_mem(t->proc);
 	uint8_t code[ARCH_MAX_INSN + 1];
 	read_code(p, m, b->addr, code, sizeof(code));
-	uint64_t slot = scratch_slot(t, regs, b->addr);
-	if (!slot || displace_plan(code, sizeof(code), b->addr, slot, &b->plan))
-		b->plan.kind = DISPLACE_STEP;
-	if (b->plan.kind == DISPLACE_COPY)
-		place_copy(p, b, slot);
+	plan(t, regs, b, code, sizeof(code));
 	b->orig = code[0];
 	b->inserted = mem_write(p->memfd, b->addr, &int3, 1) == 0;
 }
@@ -57,8 +73,11 @@ void retbp_ensure(struct task *t, struct memsrc *m,
 		  const struct arch_regs *regs, uint64_t ret)
 {
 	struct process *p = process_mem(t->proc);
-	if (!bpt_lookup(&p->bpts, ret))
+	struct breakpoint *b = bpt_lookup(&p->bpts, ret);
+	if (!b)
 		retbp_arm(t, m, regs, bpt_add(&p->bpts, ret, BPT_RETURN));
+	else if (b->kind == BPT_ENTRY)
+		b->returns = true; /* its hits may be returns: see loop.c */
 }
 
 /* Memory writes here fail only when the process is gone, which the event
@@ -99,6 +118,31 @@ void retbp_run_displaced(struct task *t, struct breakpoint *b,
 		retbp_step_in_place(t, b, regs);
 		return;
 	}
+	/* A failure is reported (unless the task is gone); the loop resumes
+	 * the task either way. */
+	(void)tracee_set_regs(t->tid, regs);
+}
+
+void retbp_run_entry(struct task *t, struct memsrc *m, struct arch_regs *regs,
+		     struct breakpoint *b)
+{
+	if (!b->planned) {
+		retbp_plan(t, m, regs, b);
+		b->planned = true;
+	}
+	arch_set_ip(regs, b->addr);
+	retbp_run_displaced(t, b, regs);
+}
+
+void retbp_jump(struct task *t, struct memsrc *m, struct arch_regs *regs,
+		uint64_t target)
+{
+	struct breakpoint *b = bpt_lookup(&process_mem(t->proc)->bpts, target);
+	if (b && b->kind == BPT_ENTRY && b->inserted) {
+		retbp_run_entry(t, m, regs, b);
+		return;
+	}
+	arch_set_ip(regs, target);
 	/* A failure is reported (unless the task is gone); the loop resumes
 	 * the task either way. */
 	(void)tracee_set_regs(t->tid, regs);

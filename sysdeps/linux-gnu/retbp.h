@@ -18,10 +18,16 @@ struct arch_regs;
  * REGS, which the caller sets back afterwards) and insert the int3. */
 void retbp_arm(struct task *t, struct memsrc *m, const struct arch_regs *regs,
 	       struct breakpoint *b);
+/* Plan the displaced run of B's instruction as retbp_arm does, for a
+ * breakpoint that may be inserted already (its original bytes are read
+ * through M, with our int3s undone); inserts nothing. */
+void retbp_plan(struct task *t, struct memsrc *m, const struct arch_regs *regs,
+		struct breakpoint *b);
 /* Make sure RET, in T's address space, has a return breakpoint: read the
  * original instruction through M, plan its displaced run (mapping
  * scratch memory if needed; T's registers are REGS, which the caller
- * sets back afterwards) and insert the int3. */
+ * sets back afterwards) and insert the int3.  If RET holds an entry
+ * breakpoint (-x) instead, mark it as one that calls return to. */
 void retbp_ensure(struct task *t, struct memsrc *m,
 		  const struct arch_regs *regs, uint64_t ret);
 /* T is stopped on breakpoint B, armed by retbp_arm, with registers REGS
@@ -33,6 +39,19 @@ void retbp_run_displaced(struct task *t, struct breakpoint *b,
  * B, single-step the original instruction, put B back. */
 void retbp_step_in_place(struct task *t, struct breakpoint *b,
 			 struct arch_regs *regs);
+/* T is stopped with registers REGS on (or, from retbp_jump, about to
+ * enter) B, the entry breakpoint of a function (-x): plan its displaced
+ * run at the first time (reading through M), then run B's instruction
+ * displaced as retbp_run_displaced does, and set T's registers. */
+void retbp_run_entry(struct task *t, struct memsrc *m, struct arch_regs *regs,
+		     struct breakpoint *b);
+/* Send T to TARGET, as a jump there (a call stub's, a call site's)
+ * would: set its IP and its registers REGS.  If TARGET holds the entry
+ * breakpoint of a function traced with -x, its first instruction runs
+ * displaced instead (retbp_run_entry), so that the entry does not stop
+ * again: the caller has shown the call already, once. */
+void retbp_jump(struct task *t, struct memsrc *m, struct arch_regs *regs,
+		uint64_t target);
 /* Single steps done so far (the budget expects none). */
 unsigned long retbp_singlesteps(void);
 

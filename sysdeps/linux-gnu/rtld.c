@@ -28,6 +28,7 @@
 
 #include "arch.h"
 #include "bpt.h"
+#include "entry.h"
 #include "error.h"
 #include "image.h"
 #include "library.h"
@@ -218,6 +219,9 @@ static void sync_objects(struct process *p, struct memsrc *m, uint64_t first)
 	for (size_t i = 0; i < s.norder; i++)
 		library_append(p, s.order[i]);
 	image_add(p, s.fresh, s.nfresh);
+	/* The dynamic linker has relocated them by now (it reports the
+	 * objects before their initialisers run, after their relocation). */
+	entry_find_impls(p, m);
 	for (size_t i = 0; i < n; i++)
 		free(v[i].name);
 	free(v);
@@ -277,8 +281,12 @@ void rtld_setup_attach(struct task *t)
 		return;
 	struct memsrc *m = mem_bind(p->pid, p->memfd);
 	struct r_debug rd;
-	if (!read_r_debug(p, m, &rd))
-		return; /* static, or nothing loaded by a dynamic linker */
+	if (!read_r_debug(p, m, &rd)) {
+		/* static, or nothing loaded by a dynamic linker: the
+		 * program's resolvers have run */
+		entry_find_impls(p, m);
+		return;
+	}
 	if (rd.r_state == RT_CONSISTENT)
 		sync_objects(p, m, (uint64_t)rd.r_map);
 	arm(t, m, (uint64_t)rd.r_brk);

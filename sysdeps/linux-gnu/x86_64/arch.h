@@ -3,6 +3,7 @@
 #ifndef LTRACE_ARCH_H
 #define LTRACE_ARCH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/user.h>
 
@@ -73,6 +74,39 @@ static inline unsigned arch_int_args(const struct arch_regs *a, uint64_t *out)
 	out[4] = a->r.r8;
 	out[5] = a->r.r9;
 	return 6;
+}
+
+/* How many bytes before an address arch_follows_call looks at. */
+#define ARCH_CALL_WINDOW 8
+
+/* The length of an instruction "ff /2" (call near, indirect) whose
+ * ModRM byte is MODRM and SIB byte (if any) SIB, opcode included. */
+static inline unsigned arch_call_ind_len(uint8_t modrm, uint8_t sib)
+{
+	unsigned mod = modrm >> 6;
+	unsigned rm = modrm & 7;
+	if (mod == 3)
+		return 2;
+	if (mod == 0)
+		return rm == 5 ? 6 : rm != 4 ? 2 : (sib & 7) == 5 ? 7 : 3;
+	return (mod == 1 ? 3 : 6) + (rm == 4);
+}
+
+/* Whether the ARCH_CALL_WINDOW bytes B that end at an address end with
+ * a call instruction, so that the address can be a return address:
+ * "call rel32" (e8), or "call *r/m" (ff /2) of the length its ModRM
+ * byte says (a REX prefix may precede it). */
+static inline bool arch_follows_call(const uint8_t *b)
+{
+	if (b[ARCH_CALL_WINDOW - 5] == 0xe8)
+		return true;
+	for (unsigned len = 2; len <= 7; len++) {
+		const uint8_t *insn = b + ARCH_CALL_WINDOW - len;
+		if (insn[0] == 0xff && ((insn[1] >> 3) & 7) == 2 &&
+		    arch_call_ind_len(insn[1], len > 2 ? insn[2] : 0) == len)
+			return true;
+	}
+	return false;
 }
 
 static inline uint64_t arch_retval(const struct arch_regs *a)
