@@ -1,8 +1,9 @@
 /* Breakpoints of one address space: a hash map from address to
  * breakpoint.  Breakpoints are never lifted while the tracee runs
  * (DESIGN.md, "Breakpoints and displaced execution"): a stub
- * breakpoint's jump is emulated; the instruction under a return or a
- * rendezvous breakpoint runs displaced, from a scratch slot.  A lookup is
+ * breakpoint's jump is emulated; the instruction under a return, a
+ * rendezvous or a call site breakpoint runs displaced, from a scratch
+ * slot.  A lookup is
  * one probe sequence of the map, without allocation: it happens at every
  * stop. */
 #ifndef LTRACE_BPT_H
@@ -22,6 +23,10 @@ enum bpt_kind {
 	/* the dynamic linker's r_brk (_dl_debug_state): the loaded objects
 	 * changed; its first instruction runs displaced */
 	BPT_RENDEZVOUS,
+	/* a call through a GOT slot with no stub (-fno-plt): a traced call
+	 * starts here, and its instruction runs displaced.  It is also the
+	 * return breakpoint of a call that returns here. */
+	BPT_SITE,
 };
 
 struct breakpoint {
@@ -29,7 +34,7 @@ struct breakpoint {
 	enum bpt_kind kind;
 	uint8_t orig; /* the byte under the breakpoint */
 	bool inserted;
-	/* BPT_PLT */
+	/* BPT_PLT, BPT_SITE */
 	char *name; /* owned: the symbol, for prototype lookup */
 	/* owned: what a call line shows, "caller->callee" or "callee"
 	 * (demangled with -C); the callee part, for "<... callee
@@ -39,9 +44,15 @@ struct breakpoint {
 	uint64_t got; /* runtime address of the GOT slot */
 	const struct prototype *proto;
 	bool proto_done; /* proto looked up (it may be NULL) */
-	/* BPT_RETURN, BPT_RENDEZVOUS */
+	/* BPT_RETURN, BPT_RENDEZVOUS, BPT_SITE */
 	struct displaced plan;
 	uint64_t slot; /* scratch slot address (DISPLACE_COPY) */
+	/* BPT_SITE: the instruction's length (a call returns to addr +
+	 * site_len), whether it is a tail call (a jump: the return address
+	 * is the caller's), and whether PLAN is made (at the first hit) */
+	unsigned site_len;
+	bool site_jump;
+	bool planned;
 };
 
 /* Address -> struct breakpoint (each allocated on its own, so a pointer

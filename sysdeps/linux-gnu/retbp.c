@@ -38,17 +38,33 @@ static void place_copy(struct process *p, struct breakpoint *b, uint64_t slot)
 	b->slot = slot;
 }
 
+/* Plan B's displaced run from the original bytes CODE at its address. */
+static void plan(struct task *t, const struct arch_regs *regs,
+		 struct breakpoint *b, const uint8_t *code, size_t len)
+{
+	struct process *p = process_mem(t->proc);
+	uint64_t slot = scratch_slot(t, regs, b->addr);
+	if (!slot || displace_plan(code, len, b->addr, slot, &b->plan))
+		b->plan.kind = DISPLACE_STEP;
+	if (b->plan.kind == DISPLACE_COPY)
+		place_copy(p, b, slot);
+}
+
+void retbp_plan(struct task *t, struct memsrc *m, const struct arch_regs *regs,
+		struct breakpoint *b)
+{
+	uint8_t code[ARCH_MAX_INSN + 1];
+	read_code(process_mem(t->proc), m, b->addr, code, sizeof(code));
+	plan(t, regs, b, code, sizeof(code));
+}
+
 void retbp_arm(struct task *t, struct memsrc *m, const struct arch_regs *regs,
 	       struct breakpoint *b)
 {
 	struct process *p = process_mem(t->proc);
 	uint8_t code[ARCH_MAX_INSN + 1];
 	read_code(p, m, b->addr, code, sizeof(code));
-	uint64_t slot = scratch_slot(t, regs, b->addr);
-	if (!slot || displace_plan(code, sizeof(code), b->addr, slot, &b->plan))
-		b->plan.kind = DISPLACE_STEP;
-	if (b->plan.kind == DISPLACE_COPY)
-		place_copy(p, b, slot);
+	plan(t, regs, b, code, sizeof(code));
 	b->orig = code[0];
 	b->inserted = mem_write(p->memfd, b->addr, &int3, 1) == 0;
 }

@@ -18,6 +18,11 @@ struct arch_regs;
  * REGS, which the caller sets back afterwards) and insert the int3. */
 void retbp_arm(struct task *t, struct memsrc *m, const struct arch_regs *regs,
 	       struct breakpoint *b);
+/* Plan the displaced run of B's instruction as retbp_arm does, for a
+ * breakpoint that may be inserted already (its original bytes are read
+ * through M, with our int3s undone); inserts nothing. */
+void retbp_plan(struct task *t, struct memsrc *m, const struct arch_regs *regs,
+		struct breakpoint *b);
 /* Make sure RET, in T's address space, has a return breakpoint: read the
  * original instruction through M, plan its displaced run (mapping
  * scratch memory if needed; T's registers are REGS, which the caller
