@@ -491,7 +491,8 @@ static int cmp_entry(const void *a, const void *b)
 /* Sort the stubs by address and drop duplicates. */
 static void finish_entries(struct scan *sc, struct elf_image *img)
 {
-	qsort(sc->out, sc->nout, sizeof(*sc->out), cmp_entry);
+	if (sc->nout) /* qsort's base must not be NULL, even for 0 */
+		qsort(sc->out, sc->nout, sizeof(*sc->out), cmp_entry);
 	size_t n = 0;
 	for (size_t i = 0; i < sc->nout; i++) {
 		if (n && sc->out[n - 1].addr == sc->out[i].addr) {
