@@ -128,12 +128,13 @@ static void add_stub(struct process *p, const struct library *l,
 	batch_push(bt, b);
 }
 
-/* Whether an object other than CALLER that -l selects exports SYM. */
-static bool callee_selected(struct process *p, const struct library *caller,
-			    const char *sym)
+/* Whether an object that -l selects exports SYM.  CALLER itself counts:
+ * a library's calls through its own PLT to what it exports go wherever
+ * the symbol binds, and ltrace shows them (libstdc++.so.6->locale()). */
+static bool callee_selected(struct process *p, const char *sym)
 {
 	for (struct library *l = p->libs; l; l = l->next)
-		if (l != caller && l->callee && library_exports(l, sym))
+		if (l->callee && library_exports(l, sym))
 			return true;
 	return false;
 }
@@ -174,7 +175,7 @@ static bool site_selected(struct process *p, struct library *l, size_t i,
 	if (callee)
 		return library_exports(callee, name) &&
 		       select_stub(opts, name, &so, true);
-	return select_stub(opts, name, &so, callee_selected(p, l, name));
+	return select_stub(opts, name, &so, callee_selected(p, name));
 }
 
 /* Put a breakpoint on each call site of L whose slot the filters select
@@ -209,7 +210,7 @@ static void place_selected(struct process *p, struct library *l)
 		const struct plt_entry *e = &l->image.plt[i];
 		if (!bpt_lookup(&p->bpts, e->addr + l->bias) &&
 		    select_stub(opts, e->name, &so,
-				callee_selected(p, l, e->name)))
+				callee_selected(p, e->name)))
 			add_stub(p, l, e, &bt);
 	}
 	batch_insert(p, &bt);
