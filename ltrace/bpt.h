@@ -1,8 +1,9 @@
 /* Breakpoints of one address space: a hash map from address to
  * breakpoint.  Breakpoints are never lifted while the tracee runs
  * (DESIGN.md, "Breakpoints and displaced execution"): a stub
- * breakpoint's jump is emulated; the instruction under a return or a
- * rendezvous breakpoint runs displaced, from a scratch slot.  A lookup is
+ * breakpoint's jump is emulated; the instruction under a return, a
+ * rendezvous or a call site breakpoint runs displaced, from a scratch
+ * slot.  A lookup is
  * one probe sequence of the map, without allocation: it happens at every
  * stop. */
 #ifndef LTRACE_BPT_H
@@ -25,6 +26,10 @@ enum bpt_kind {
 	/* a function's entry (-x): a traced call starts here, and its first
 	 * instruction runs displaced */
 	BPT_ENTRY,
+	/* a call through a GOT slot with no stub (-fno-plt): a traced call
+	 * starts here, and its instruction runs displaced.  It is also the
+	 * return breakpoint of a call that returns here. */
+	BPT_SITE,
 };
 
 struct breakpoint {
@@ -32,7 +37,7 @@ struct breakpoint {
 	enum bpt_kind kind;
 	uint8_t orig; /* the byte under the breakpoint */
 	bool inserted;
-	/* BPT_PLT, BPT_ENTRY */
+	/* BPT_PLT, BPT_ENTRY, BPT_SITE */
 	char *name; /* owned: the symbol, for prototype lookup */
 	/* owned: what a call line shows, "caller->callee" or "callee"
 	 * (demangled with -C); the callee part, for "<... callee
@@ -42,18 +47,24 @@ struct breakpoint {
 	uint64_t got; /* runtime address of the GOT slot */
 	const struct prototype *proto;
 	bool proto_done; /* proto looked up (it may be NULL) */
-	/* BPT_RETURN, BPT_RENDEZVOUS, BPT_ENTRY */
+	/* BPT_RETURN, BPT_RENDEZVOUS, BPT_ENTRY, BPT_SITE */
 	struct displaced plan;
 	uint64_t slot; /* scratch slot address (DISPLACE_COPY) */
-	/* BPT_ENTRY: label is "name@soname" for a library's function, and
-	 * RESUMED (owned) the name "<... name resumed>" shows; PLAN is made
-	 * at the first hit (PLANNED); RETURNS: some traced call returns to
-	 * this address too.  IFUNC: a resolver, whose return value is the
-	 * implementation (GOT: the IRELATIVE slot it fills, 0 if none) */
-	char *resumed;
+	/* BPT_ENTRY, BPT_SITE: PLAN is made at the first hit (PLANNED) */
 	bool planned;
+	/* BPT_ENTRY: label is "name@soname" for a library's function, and
+	 * RESUMED (owned) the name "<... name resumed>" shows; RETURNS: some
+	 * traced call returns to this address too.  IFUNC: a resolver, whose
+	 * return value is the implementation (GOT: the IRELATIVE slot it
+	 * fills, 0 if none) */
+	char *resumed;
 	bool returns;
 	bool ifunc;
+	/* BPT_SITE: the instruction's length (a call returns to addr +
+	 * site_len) and whether it is a tail call (a jump: the return
+	 * address is the caller's) */
+	unsigned site_len;
+	bool site_jump;
 };
 
 /* Address -> struct breakpoint (each allocated on its own, so a pointer

@@ -1,7 +1,9 @@
 /* What the tracer needs to know of one ELF file: its segments, its call
- * stubs and the symbols it exports.  Implemented with libelf in
- * sysdeps/linux-gnu/elf.c (the image) and elfsyms.c (the exports), with
- * the per-architecture stub decoding in sysdeps/linux-gnu/<arch>/plt.c. */
+ * stubs, the call sites of its code built without a PLT and the symbols
+ * it exports.  Implemented with libelf in sysdeps/linux-gnu/elf.c (the
+ * image), elfsites.c (the sites) and elfsyms.c (the exports), with the
+ * per-architecture decoding in sysdeps/linux-gnu/<arch>/plt.c and
+ * sites.c. */
 #ifndef LTRACE_ELFSCAN_H
 #define LTRACE_ELFSCAN_H
 
@@ -19,6 +21,16 @@ struct plt_entry {
 	char *name;   /* symbol name, without version */
 };
 
+/* A GOT slot (GLOB_DAT or JUMP_SLOT) of a function (FUNC or IFUNC) that
+ * no stub jumps through: code built without a PLT (-fno-plt) calls
+ * through it directly, and address-taken functions have one.
+ * __libc_start_main's is left out: crt1's _start calls it through its
+ * slot in every program, and ltrace never shows it. */
+struct elf_slot {
+	uint64_t got; /* link-time address of the slot */
+	char *name;   /* symbol name, without version */
+};
+
 /* Addresses are link-time addresses: add the load bias. */
 struct elf_image {
 	bool is_dyn;	  /* ET_DYN (PIE or DSO): addresses are biased */
@@ -31,6 +43,10 @@ struct elf_image {
 	uint64_t load_lo, load_hi;
 	struct plt_entry *plt; /* sorted by addr */
 	size_t nplt;
+	/* the slots code may call through with no stub, sorted by got:
+	 * elf_sites_read looks for the calls only if there are any */
+	struct elf_slot *slots;
+	size_t nslots;
 };
 
 /* Read PATH into IMG.  Returns 0, or a negative errno-style code with a
@@ -41,6 +57,33 @@ struct elf_image {
 int elf_image_read(struct elf_image *img, const char *path, char *errbuf,
 		   size_t errlen);
 void elf_image_destroy(struct elf_image *img);
+
+/* A call site of code built without a PLT: an instruction that calls
+ * (or, JUMP, tail-calls) the function whose address is in a GOT slot,
+ * with no stub (on x86_64 `call *GOT(%rip)`, `jmp *GOT(%rip)`). */
+struct elf_site {
+	uint64_t addr; /* link-time address of the instruction */
+	size_t slot;   /* the slot it reads: an index in the image's slots */
+	unsigned len;  /* its length: a call returns to addr + len */
+	bool jump;     /* a tail call: it pushes nothing */
+};
+
+/* The sites of one file, sorted by addr. */
+struct elf_sites {
+	struct elf_site *v;
+	size_t n;
+};
+
+/* Find the sites of PATH, whose image (as elf_image_read filled it) is
+ * IMG, in its executable sections that hold no stubs, through IMG's
+ * slots only.  Returns 0 (none found if IMG has no slots, without
+ * opening PATH), or a negative errno-style code; reports nothing.
+ * Costs a byte search of the code, and a decoding sweep up to the last
+ * place a site can be.  elf_sites_destroy releases S after a successful
+ * read. */
+int elf_sites_read(struct elf_sites *s, const char *path,
+		   const struct elf_image *img);
+void elf_sites_destroy(struct elf_sites *s);
 
 /* A symbol an object defines in .dynsym with global or weak binding. */
 struct elf_export {

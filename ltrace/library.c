@@ -21,6 +21,7 @@ struct library *library_new(const char *path, const char *file, bool is_main,
 		return NULL;
 	}
 	l->path = xstrdup(path);
+	l->file = xstrdup(file);
 	l->soname =
 		xstrdup(l->image.soname ? l->image.soname : file_name(path));
 	l->is_main = is_main;
@@ -42,9 +43,11 @@ void library_free(struct library *l)
 	if (!l)
 		return;
 	free(l->path);
+	free(l->file);
 	free(l->soname);
 	elf_image_destroy(&l->image);
 	elf_exports_destroy(&l->exports);
+	elf_sites_destroy(&l->sites);
 	free(l);
 }
 
@@ -58,6 +61,19 @@ static void clone_image(struct elf_image *dst, const struct elf_image *src)
 		dst->plt[i] = src->plt[i];
 		dst->plt[i].name = xstrdup(src->plt[i].name);
 	}
+	dst->slots = xreallocarray(NULL, src->nslots + 1, sizeof(*dst->slots));
+	for (size_t i = 0; i < src->nslots; i++) {
+		dst->slots[i] = src->slots[i];
+		dst->slots[i].name = xstrdup(src->slots[i].name);
+	}
+}
+
+static void clone_sites(struct elf_sites *dst, const struct elf_sites *src)
+{
+	dst->n = src->n;
+	dst->v = xreallocarray(NULL, src->n + 1, sizeof(*dst->v));
+	if (src->n)
+		memcpy(dst->v, src->v, src->n * sizeof(*dst->v));
 }
 
 struct library *library_clone(const struct library *l)
@@ -65,8 +81,10 @@ struct library *library_clone(const struct library *l)
 	struct library *c = xmalloc(sizeof(*c));
 	*c = *l;
 	c->path = xstrdup(l->path);
+	c->file = xstrdup(l->file);
 	c->soname = xstrdup(l->soname);
 	clone_image(&c->image, &l->image);
+	clone_sites(&c->sites, &l->sites);
 	memset(&c->exports, 0, sizeof(c->exports));
 	c->exports_read = false;
 	c->next = NULL;
@@ -82,6 +100,18 @@ bool library_exports(struct library *l, const char *name)
 	}
 	const struct elf_export *e = elf_exports_find(&l->exports, name);
 	return e && e->func;
+}
+
+const struct elf_sites *library_sites(struct library *l)
+{
+	if (!l->sites_read) {
+		l->sites_read = true;
+		/* Unreadable (the file went since it was read): no sites. */
+		if (elf_sites_read(&l->sites, l->file, &l->image) < 0 &&
+		    strcmp(l->file, l->path) != 0)
+			(void)elf_sites_read(&l->sites, l->path, &l->image);
+	}
+	return &l->sites;
 }
 
 bool library_contains(const struct library *l, uint64_t addr)

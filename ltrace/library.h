@@ -24,6 +24,9 @@ struct library {
 	/* As mapped: the program's /proc/PID/exe target, a library's
 	 * l_name (made absolute).  Owned. */
 	char *path;
+	/* Where the tracer opens it: PATH, or the program's /proc/PID/exe.
+	 * Owned. */
+	char *file;
 	/* DT_SONAME, else the file name of PATH.  Owned. */
 	char *soname;
 	bool is_main;
@@ -43,6 +46,10 @@ struct library {
 	/* What it exports, read at the first library_exports */
 	struct elf_exports exports;
 	bool exports_read;
+	/* Its call sites through stub-less GOT slots (-fno-plt code), read
+	 * at the first library_sites */
+	struct elf_sites sites;
+	bool sites_read;
 	struct library *next;
 };
 
@@ -61,6 +68,10 @@ struct library *library_clone(const struct library *l);
 /* Whether L defines NAME as a global function (FUNC or IFUNC, global or
  * weak): reads L's exports at the first call. */
 bool library_exports(struct library *l, const char *name);
+/* L's call sites through its stub-less slots (-fno-plt code, elfscan.h):
+ * read from its file at the first call, only if L has such slots; none
+ * if the file cannot be read.  Owned by L. */
+const struct elf_sites *library_sites(struct library *l);
 /* Whether ADDR lies in L's mapped span. */
 bool library_contains(const struct library *l, uint64_t addr);
 

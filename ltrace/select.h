@@ -36,9 +36,10 @@ bool select_callee(const struct options *o, const struct select_obj *obj);
  *  - some -e expression selects (SYM, CALLER); or
  *  - no -e, -l or -L was given and CALLER is the main program (the
  *    default "-e @MAIN"); or
- *  - CALLEE_SELECTED: the backend found a loaded object, other than
- *    CALLER, for which select_callee holds and which exports SYM as a
- *    global function (FUNC or IFUNC). */
+ *  - CALLEE_SELECTED: the backend found a loaded object (CALLER
+ *    itself included: its calls through its own PLT to what it exports)
+ *    for which select_callee holds and which exports SYM as a global
+ *    function (FUNC or IFUNC). */
 bool select_stub(const struct options *o, const char *sym,
 		 const struct select_obj *caller, bool callee_selected);
 

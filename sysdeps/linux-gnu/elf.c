@@ -1,6 +1,8 @@
 /* Reading one ELF file with libelf: its type, entry, segments (the
- * PT_LOAD span, PT_INTERP, PT_DYNAMIC), soname and call stubs.  This is the generic part; the stubs themselves are decoded by
- * <arch>/plt.c through plt_arch.h.
+ * PT_LOAD span, PT_INTERP, PT_DYNAMIC), soname, call stubs, and the
+ * function slots no stub jumps through (for elfsites.c).  This is the
+ * generic part; the stubs themselves are decoded by <arch>/plt.c
+ * through plt_arch.h.
  *
  * One pass over the section headers finds everything; the GOT slots
  * named by the dynamic relocations are sorted once and each decoded
@@ -28,6 +30,8 @@ struct slot {
 	uint64_t addend; /* IRELATIVE: the resolver's address */
 	/* symbol name in libelf's data; NULL for IRELATIVE */
 	const char *name;
+	bool func;    /* its symbol is a FUNC or an IFUNC */
+	bool stubbed; /* a stub jumps through it */
 };
 
 /* A .symtab or .dynsym symbol, to name IRELATIVE slots. */
@@ -254,14 +258,17 @@ static void read_soname(struct scan *sc, struct elf_image *img)
 	}
 }
 
-/* The name of dynamic symbol NDX, or NULL. */
+/* The name of dynamic symbol NDX, or NULL; whether it is a function in
+ * *FUNC. */
 static const char *dynsym_name(struct scan *sc, Elf_Data *syms, size_t strndx,
-			       size_t ndx)
+			       size_t ndx, bool *func)
 {
 	GElf_Sym sym;
 
 	if (ndx == 0 || !gelf_getsym(syms, ndx, &sym))
 		return NULL;
+	*func = GELF_ST_TYPE(sym.st_info) == STT_FUNC ||
+		GELF_ST_TYPE(sym.st_info) == STT_GNU_IFUNC;
 	const char *s = elf_strptr(sc->elf, strndx, sym.st_name);
 	return s && *s ? s : NULL;
 }
@@ -292,7 +299,7 @@ static void load_rela(struct scan *sc, Elf_Scn *scn, size_t *cap,
 		switch (plt_arch_reloc_kind(GELF_R_TYPE(r.r_info))) {
 		case PLT_RELOC_SYMBOL:
 			s.name = dynsym_name(sc, syms, strndx,
-					     GELF_R_SYM(r.r_info));
+					     GELF_R_SYM(r.r_info), &s.func);
 			if (s.name)
 				add_slot(sc, cap, &s);
 			break;
@@ -443,11 +450,12 @@ static void on_stub(void *ctx, uint64_t stub, uint64_t got)
 {
 	struct scan *sc = ctx;
 	struct slot key = { .got = got };
-	const struct slot *s = bsearch(&key, sc->slots, sc->nslots,
-				       sizeof(*sc->slots), cmp_slot);
+	struct slot *s = bsearch(&key, sc->slots, sc->nslots,
+				 sizeof(*sc->slots), cmp_slot);
 
 	if (!s)
 		return; /* PLT0 or a slot we know nothing of */
+	s->stubbed = true;
 	if (sc->nout == sc->capout) {
 		sc->capout = sc->capout ? sc->capout * 2 : 64;
 		sc->out = xreallocarray(sc->out, sc->capout, sizeof(*sc->out));
@@ -483,7 +491,8 @@ static int cmp_entry(const void *a, const void *b)
 /* Sort the stubs by address and drop duplicates. */
 static void finish_entries(struct scan *sc, struct elf_image *img)
 {
-	qsort(sc->out, sc->nout, sizeof(*sc->out), cmp_entry);
+	if (sc->nout) /* qsort's base must not be NULL, even for 0 */
+		qsort(sc->out, sc->nout, sizeof(*sc->out), cmp_entry);
 	size_t n = 0;
 	for (size_t i = 0; i < sc->nout; i++) {
 		if (n && sc->out[n - 1].addr == sc->out[i].addr) {
@@ -497,6 +506,24 @@ static void finish_entries(struct scan *sc, struct elf_image *img)
 	sc->out = NULL;
 }
 
+/* Keep the function slots no stub jumps through (elfscan.h, struct
+ * elf_slot), in the order of the sorted slots. */
+static void keep_stubless(struct scan *sc, struct elf_image *img)
+{
+	for (size_t i = 0; i < sc->nslots; i++) {
+		const struct slot *s = &sc->slots[i];
+
+		if (!s->name || !s->func || s->stubbed ||
+		    strcmp(s->name, "__libc_start_main") == 0)
+			continue;
+		if (!img->slots) /* at most one per slot */
+			img->slots = xreallocarray(NULL, sc->nslots,
+						   sizeof(*img->slots));
+		img->slots[img->nslots].got = s->got;
+		img->slots[img->nslots++].name = slot_name(sc, s);
+	}
+}
+
 static void scan_image(Elf *elf, struct elf_image *img)
 {
 	struct scan sc = { .elf = elf };
@@ -507,6 +534,7 @@ static void scan_image(Elf *elf, struct elf_image *img)
 		load_slots(&sc);
 		scan_code(&sc);
 		finish_entries(&sc, img);
+		keep_stubless(&sc, img);
 	}
 	free(sc.out);
 	free(sc.syms);
@@ -595,6 +623,9 @@ void elf_image_destroy(struct elf_image *img)
 	for (size_t i = 0; i < img->nplt; i++)
 		free(img->plt[i].name);
 	free(img->plt);
+	for (size_t i = 0; i < img->nslots; i++)
+		free(img->slots[i].name);
+	free(img->slots);
 	free(img->soname);
 	free(img->interp);
 	memset(img, 0, sizeof(*img));

@@ -106,8 +106,7 @@ static struct breakpoint *add_func(struct process *p, const struct library *l,
 	return b;
 }
 
-void entry_select(struct process *p, struct library *l,
-		  const struct options *o,
+void entry_select(struct process *p, struct library *l, const struct options *o,
 		  void (*add)(struct breakpoint *b, void *ctx), void *ctx)
 {
 	struct elf_funcs fs;
@@ -187,8 +186,7 @@ static uint64_t bound_slot(struct process *p, struct memsrc *m,
 	return 0;
 }
 
-static void find_impl(struct process *p, struct memsrc *m,
-		      struct breakpoint *r)
+static void find_impl(struct process *p, struct memsrc *m, struct breakpoint *r)
 {
 	const struct library *def = code_of(p, r->addr);
 	if (!def)

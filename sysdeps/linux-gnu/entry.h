@@ -28,8 +28,7 @@
  * P has a breakpoint already), and call ADD(B, CTX) for each, in
  * increasing address order: the caller inserts them.  Notes L's
  * executable span (entry_return_ok).  An unreadable file adds nothing. */
-void entry_select(struct process *p, struct library *l,
-		  const struct options *o,
+void entry_select(struct process *p, struct library *l, const struct options *o,
 		  void (*add)(struct breakpoint *b, void *ctx), void *ctx);
 
 /* P's objects are relocated (the dynamic linker has reported them, or P

@@ -129,15 +129,78 @@ static void add_stub(struct process *p, const struct library *l,
 	batch_push(bt, b);
 }
 
-/* Whether an object other than CALLER that -l selects exports SYM. */
-static bool callee_selected(struct process *p, const struct library *caller,
-			    const char *sym)
+/* Whether an object that -l selects exports SYM.  CALLER itself counts:
+ * a library's calls through its own PLT to what it exports go wherever
+ * the symbol binds, and ltrace shows them (libstdc++.so.6->locale()). */
+static bool callee_selected(struct process *p, const char *sym)
 {
 	for (struct library *l = p->libs; l; l = l->next)
-		if (l != caller && l->callee && library_exports(l, sym))
+		if (l->callee && library_exports(l, sym))
 			return true;
 	return false;
 }
+
+/* ---- call sites without a stub (-fno-plt) ---- */
+
+/* A site breakpoint at S, in L, unless one is there.  A return
+ * breakpoint there (a call returns onto the site) becomes the site's:
+ * it is inserted, and its plan runs the same instruction. */
+static void add_site(struct process *p, const struct library *l,
+		     const struct elf_site *s, struct batch *bt)
+{
+	struct breakpoint *b = bpt_lookup(&p->bpts, s->addr + l->bias);
+	if (b && b->kind != BPT_RETURN)
+		return;
+	if (b) {
+		b->kind = BPT_SITE;
+		b->planned = true;
+	} else {
+		b = bpt_add(&p->bpts, s->addr + l->bias, BPT_SITE);
+		batch_push(bt, b);
+	}
+	const char *name = l->image.slots[s->slot].name;
+	b->name = xstrdup(name);
+	b->label = make_label(l, name, &b->label_callee);
+	b->site_len = s->len;
+	b->site_jump = s->jump;
+}
+
+/* Whether the filters select the calls through L's slot I, as they
+ * would its stub; with CALLEE (a library -l selects that has just come),
+ * only if CALLEE exports its function. */
+static bool site_selected(struct process *p, struct library *l, size_t i,
+			  struct library *callee)
+{
+	const char *name = l->image.slots[i].name;
+	struct select_obj so = selector(l);
+	if (callee)
+		return library_exports(callee, name) &&
+		       select_stub(opts, name, &so, true);
+	return select_stub(opts, name, &so, callee_selected(p, name));
+}
+
+/* Put a breakpoint on each call site of L whose slot the filters select
+ * (see site_selected).  L's sites are read only if some slot is. */
+static void place_sites(struct process *p, struct library *l,
+			struct library *callee)
+{
+	size_t n = l->image.nslots;
+	if (!n)
+		return;
+	bool *sel = xcalloc(n, sizeof(*sel));
+	bool any = false;
+	for (size_t i = 0; i < n; i++)
+		any |= sel[i] = site_selected(p, l, i, callee);
+	const struct elf_sites *sites = any ? library_sites(l) : NULL;
+	struct batch bt = { NULL, 0, 0 };
+	for (size_t i = 0; sites && i < sites->n; i++)
+		if (sel[sites->v[i].slot])
+			add_site(p, l, &sites->v[i], &bt);
+	batch_insert(p, &bt);
+	free(sel);
+}
+
+/* ---- placing ---- */
 
 /* Put a breakpoint on each stub of L the filters select. */
 static void place_selected(struct process *p, struct library *l)
@@ -148,10 +211,11 @@ static void place_selected(struct process *p, struct library *l)
 		const struct plt_entry *e = &l->image.plt[i];
 		if (!bpt_lookup(&p->bpts, e->addr + l->bias) &&
 		    select_stub(opts, e->name, &so,
-				callee_selected(p, l, e->name)))
+				callee_selected(p, e->name)))
 			add_stub(p, l, e, &bt);
 	}
 	batch_insert(p, &bt);
+	place_sites(p, l, NULL);
 }
 
 /* CALLEE, which -l selects, has just come: the stubs of the other objects
@@ -171,6 +235,7 @@ static void place_callers(struct process *p, struct library *callee)
 				add_stub(p, l, e, &bt);
 		}
 		batch_insert(p, &bt);
+		place_sites(p, l, callee);
 	}
 }
 
@@ -284,7 +349,8 @@ void image_setup(struct task *t)
 			  l->path);
 	if (l->image.nplt)
 		map_scratch(t, l->image.plt[0].addr + l->bias);
-	else if (select_has_entries(opts))
+	else if (l->image.nslots || select_has_entries(opts))
+		/* it may have call sites, or -x entries */
 		map_scratch(t, l->lo);
 	image_add(p, &l, 1);
 }

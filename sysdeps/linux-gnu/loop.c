@@ -5,9 +5,11 @@
  *
  * The per-call budget (DESIGN.md, "The per-call budget"): a traced call
  * costs two stops.  At the call stub: GETREGS, one gathered read, SETREGS
- * (the stub's GOT jump emulated), CONT.  At a function's entry (-x):
- * the same, the first instruction run displaced.  At the return:
- * GETREGS, SETREGS (into the displaced copy), CONT. */
+ * (the stub's GOT jump emulated), CONT.  At the return: GETREGS, SETREGS
+ * (into the displaced copy), CONT.  A call site without a stub costs the
+ * same: at its entry, GETREGS, one gathered read, SETREGS (into the
+ * displaced copy of its call), CONT; so does a function's entry (-x),
+ * its first instruction run displaced. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -220,6 +222,51 @@ static void on_entry(struct task *t, struct breakpoint *b, struct stop *s)
 	retbp_run_entry(t, s->cs.mem, &s->regs, b);
 }
 
+/* A call through the GOT with no stub (-fno-plt), about to run: report
+ * its entry with the registers the callee will see at its first
+ * instruction (for a call, the return address counts as pushed: the
+ * stack arguments, at the site's [sp], are at the callee's [sp + 8]) and
+ * ensure its return breakpoint; the caller then runs the instruction
+ * displaced, so nothing is written.  A tail call (a jump) returns where
+ * the return address at the stack top says, as a call through a stub. */
+static void site_entry(struct task *t, struct breakpoint *b, struct stop *s)
+{
+	struct arch_regs callee = s->regs;
+	uint64_t ret = b->addr + b->site_len;
+	arch_site_callee(&callee, b->site_jump);
+	uint64_t slot = arch_return_slot(&callee);
+	uint64_t pf[1 + 6] = { slot };
+	unsigned n = 1 + arch_int_args(&callee, pf + 1);
+	mem_prefetch(pf, n);
+	if (b->site_jump &&
+	    memsrc_read(s->cs.mem, slot, &ret, sizeof(ret)) != sizeof(ret))
+		return; /* no return to wait for: run it untraced */
+	resolve_proto(t, b);
+	s->cs.regs = &callee.r;
+	call_entry(t, b, &s->cs, ret, arch_sp_after_return(&callee),
+		   task_prints(t));
+	s->cs.regs = &s->regs.r;
+	retbp_ensure(t, s->cs.mem, &s->regs, ret);
+}
+
+/* A site breakpoint: first the return of a call that returns onto it
+ * (back-to-back calls), then the site's own call. */
+static void on_site(struct task *t, struct breakpoint *b, struct stop *s)
+{
+	long i = call_match(t, b->addr, arch_sp(&s->regs));
+	if (i >= 0) {
+		s->cs.at_entry = false;
+		call_return(t, i, &s->cs, task_prints(t));
+		s->cs.at_entry = true;
+	}
+	if (!b->planned) {
+		retbp_plan(t, s->cs.mem, &s->regs, b);
+		b->planned = true;
+	}
+	site_entry(t, b, s);
+	retbp_run_displaced(t, b, &s->regs);
+}
+
 /* A SIGTRAP stop: ours if the IP is just past one of our int3s. */
 static bool on_trap(struct task *t)
 {
@@ -244,6 +291,9 @@ static bool on_trap(struct task *t)
 		break;
 	case BPT_ENTRY:
 		on_entry(t, b, &s);
+		break;
+	case BPT_SITE:
+		on_site(t, b, &s);
 		break;
 	}
 	return true;

@@ -172,10 +172,10 @@ static bool after(const uint8_t *insn, size_t n)
 static void test_follows_call(void)
 {
 	static const uint8_t rel32[] = { 0xe8, 1, 2, 3, 4 };
-	static const uint8_t reg[] = { 0xff, 0xd0 };		/* *%rax */
-	static const uint8_t rex[] = { 0x41, 0xff, 0xd3 };	/* *%r11 */
+	static const uint8_t reg[] = { 0xff, 0xd0 };		 /* *%rax */
+	static const uint8_t rex[] = { 0x41, 0xff, 0xd3 };	 /* *%r11 */
 	static const uint8_t got[] = { 0xff, 0x15, 1, 2, 3, 4 }; /* *x(%rip) */
-	static const uint8_t d8[] = { 0xff, 0x50, 0x10 };	/* *16(%rax) */
+	static const uint8_t d8[] = { 0xff, 0x50, 0x10 };	 /* *16(%rax) */
 	static const uint8_t sib[] = { 0xff, 0x14, 0xc5, 1, 2, 3, 4 };
 	static const uint8_t jmp[] = { 0xff, 0xe0 };  /* jmp *%rax */
 	static const uint8_t push[] = { 0xff, 0x30 }; /* push (%rax) */

@@ -1,6 +1,6 @@
 /* Unit test of the x86_64 call site scanner (plt_arch_scan_sites,
- * sysdeps/linux-gnu/plt_arch.h) and of the emulation of a site at its
- * breakpoint (x86_64/sites_arch.h).
+ * sysdeps/linux-gnu/plt_arch.h) and of the callee's registers at a
+ * site's breakpoint (arch_site_callee, x86_64/arch.h).
  *
  * Hand-assembled bytes check each form that is a site and each that
  * must not be.  Then programs compiled here with -fno-plt (and one with
@@ -11,7 +11,7 @@
  * Exit 0 on success, 1 with one stderr line per failed check, 77 when
  * cc is missing. */
 #include "../../sysdeps/linux-gnu/plt_arch.h"
-#include "sites_arch.h"
+#include "arch.h"
 #include "check.h"
 
 #include <ctype.h>
@@ -223,7 +223,7 @@ static void test_forms(void)
 	free(l.site);
 }
 
-/* ---- the emulation at the site's breakpoint ---- */
+/* ---- the callee's registers at the site's breakpoint ---- */
 
 /* Registers as the int3 on a site at 0x401000 leaves them. */
 static void site_regs(struct arch_regs *r)
@@ -233,36 +233,33 @@ static void site_regs(struct arch_regs *r)
 	r->r.rip = 0x401001;
 }
 
-static void test_emulate_call(void)
+/* A call: the return address counts as pushed, nothing else changes;
+ * the stack arguments are at the callee's [rsp + 8], the caller's
+ * [rsp]. */
+static void test_callee_call(void)
 {
 	struct arch_regs r, want;
-	struct arch_site_push push = { 1, 2 };
 
 	site_regs(&r);
 	want = r;
-	want.r.rip = 0x7f0000123450;
 	want.r.rsp = 0x7ffd0ff8;
-	CHECK(arch_emulate_site(&r, 0x401000, 7, PLT_SITE_CALL, 0x7f0000123450,
-				&push));
-	CHECK(push.addr == 0x7ffd0ff8 && push.value == 0x401007,
-	      "call pushes %#" PRIx64 " at %#" PRIx64, push.value, push.addr);
+	arch_site_callee(&r, false);
 	CHECK(!memcmp(&r, &want, sizeof(r)), "call: registers differ");
-	CHECK(arch_return_slot(&r) == push.addr);
+	CHECK(arch_return_slot(&r) == 0x7ffd0ff8);
 	CHECK(arch_sp_after_return(&r) == 0x7ffd1000);
 }
 
-static void test_emulate_jump(void)
+/* A jump: the callee sees the caller's return address where it is. */
+static void test_callee_jump(void)
 {
 	struct arch_regs r, want;
-	struct arch_site_push push = { 1, 2 };
 
 	site_regs(&r);
 	want = r;
-	want.r.rip = 0x7f0000123450;
-	CHECK(!arch_emulate_site(&r, 0x401000, 6, PLT_SITE_JUMP, 0x7f0000123450,
-				 &push));
-	CHECK(push.addr == 1 && push.value == 2, "jump wrote PUSH");
+	arch_site_callee(&r, true);
 	CHECK(!memcmp(&r, &want, sizeof(r)), "jump: registers differ");
+	CHECK(arch_return_slot(&r) == 0x7ffd1000);
+	CHECK(arch_sp_after_return(&r) == 0x7ffd1008);
 }
 
 /* ---- facts about a compiled file, read with libelf ---- */
@@ -661,8 +658,8 @@ static void test_system(const char *path)
 int main(void)
 {
 	test_forms();
-	test_emulate_call();
-	test_emulate_jump();
+	test_callee_call();
+	test_callee_jump();
 	if (system("cc --version >/dev/null 2>&1") != 0) {
 		fprintf(stderr, "test_sites: skip: cc not found\n");
 		return check_failures ? check_exit() : CHECK_SKIP;

@@ -63,6 +63,20 @@ static inline uint64_t arch_push_return(struct arch_regs *a)
 	return a->r.rsp;
 }
 
+/* At a call site through memory with no stub (-fno-plt), whose
+ * instruction is about to run displaced: make REGS what the callee will
+ * see at its first instruction, but for the IP and memory.  A call
+ * (!JUMP) counts as having pushed its return address (RSP -= 8; the
+ * slot is not written: the caller knows the address, the site's end); a
+ * jump (a tail call) changes nothing, the return address being the
+ * caller's.  Afterwards arch_return_slot() and arch_sp_after_return()
+ * hold as at a stub, and fetch finds the stack arguments. */
+static inline void arch_site_callee(struct arch_regs *a, bool jump)
+{
+	if (!jump)
+		a->r.rsp -= sizeof(uint64_t);
+}
+
 /* The first N integer argument registers, for prefetching what they
  * point at. */
 static inline unsigned arch_int_args(const struct arch_regs *a, uint64_t *out)

@@ -1,0 +1,150 @@
+/* The call sites of code built without a PLT (elfscan.h, elf_sites_read):
+ * every executable section that holds no stubs is handed to the
+ * architecture's scanner (<arch>/sites.c through plt_arch.h), which
+ * reports the instructions that call or jump through one of the
+ * image's stub-less function slots.
+ *
+ * Read only when the tracer wants them (a slot of the object is
+ * selected), since the sweep is the one costly part of reading an
+ * object: about 45 MB/s of code, after a byte search at memrchr's speed
+ * that finds where the last site can be.  A program built with a PLT,
+ * whose stub-less slots are those of address-taken functions, has no
+ * site, and the byte search alone decides it (about 0.4 ms for such a
+ * program of /usr/bin). */
+#include "elfscan.h"
+#include "plt_arch.h"
+#include "xmalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct sweep {
+	const struct elf_image *img;
+	struct elf_sites *out;
+	size_t cap;
+};
+
+/* Whether SH is executable code that holds no stubs: stubs jump through
+ * GOT slots too, and are found by elf.c from the same table of names. */
+static bool is_site_section(Elf *elf, size_t shstrndx, const GElf_Shdr *sh)
+{
+	if (sh->sh_type != SHT_PROGBITS || !(sh->sh_flags & SHF_EXECINSTR))
+		return false;
+	const char *name = elf_strptr(elf, shstrndx, sh->sh_name);
+	for (const char *const *p = plt_arch_sections; name && *p; p++)
+		if (strcmp(*p, name) == 0)
+			return false;
+	return true;
+}
+
+static int cmp_got(const void *a, const void *b)
+{
+	const struct elf_slot *x = a;
+	const struct elf_slot *y = b;
+	return x->got < y->got ? -1 : x->got > y->got;
+}
+
+static const struct elf_slot *find_slot(const struct elf_image *img,
+					uint64_t got)
+{
+	struct elf_slot key = { .got = got };
+	if (!img->nslots)
+		return NULL;
+	return bsearch(&key, img->slots, img->nslots, sizeof(key), cmp_got);
+}
+
+/* plt_slot_fn: one of the image's stub-less function slots. */
+static bool is_slot(void *ctx, uint64_t got)
+{
+	const struct sweep *sw = ctx;
+	return find_slot(sw->img, got) != NULL;
+}
+
+/* plt_site_fn */
+static void on_site(void *ctx, const struct plt_site *site)
+{
+	struct sweep *sw = ctx;
+	struct elf_sites *out = sw->out;
+	if (out->n == sw->cap) {
+		sw->cap = sw->cap ? 2 * sw->cap : 64;
+		out->v = xreallocarray(out->v, sw->cap, sizeof(*out->v));
+	}
+	struct elf_site *s = &out->v[out->n++];
+	s->addr = site->addr;
+	s->slot = (size_t)(find_slot(sw->img, site->got) - sw->img->slots);
+	s->len = site->len;
+	s->jump = site->kind == PLT_SITE_JUMP;
+}
+
+static int cmp_site(const void *a, const void *b)
+{
+	const struct elf_site *x = a;
+	const struct elf_site *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Sort by address; drop a site reported twice (sections that overlap in
+ * a crafted file). */
+static void finish(struct elf_sites *s)
+{
+	if (!s->n)
+		return;
+	qsort(s->v, s->n, sizeof(*s->v), cmp_site);
+	size_t n = 1;
+	for (size_t i = 1; i < s->n; i++)
+		if (s->v[i].addr != s->v[n - 1].addr)
+			s->v[n++] = s->v[i];
+	s->n = n;
+}
+
+static void sweep_file(Elf *elf, struct sweep *sw)
+{
+	size_t shstrndx = 0;
+	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh) ||
+		    !is_site_section(elf, shstrndx, &sh))
+			continue;
+		Elf_Data *data = elf_getdata(scn, NULL);
+		if (data && data->d_buf)
+			plt_arch_scan_sites(data->d_buf, data->d_size,
+					    sh.sh_addr, is_slot, on_site, sw);
+	}
+	finish(sw->out);
+}
+
+int elf_sites_read(struct elf_sites *s, const char *path,
+		   const struct elf_image *img)
+{
+	memset(s, 0, sizeof(*s));
+	if (!img->nslots)
+		return 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	int ret = -ENOEXEC;
+	if (elf && elf_kind(elf) == ELF_K_ELF) {
+		struct sweep sw = { img, s, 0 };
+		sweep_file(elf, &sw);
+		ret = 0;
+	}
+	elf_end(elf);
+	close(fd);
+	return ret;
+}
+
+void elf_sites_destroy(struct elf_sites *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
