@@ -57,9 +57,10 @@ void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
 	output_call_entry(t->tid, f->id, b->label, sb_args.s);
 }
 
-void call_return(struct task *t, size_t i, struct callsite *cs, bool print)
+bool call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 {
 	struct frame *f = &t->frames[i];
+	bool shown = false;
 	if (print && !f->ct && f->inherited) {
 		/* Its arguments were shown by the parent: only the return
 		 * value matters, so the state is built from the return. */
@@ -78,8 +79,10 @@ void call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 				   b->resumed ? b->resumed :
 						b->label + b->label_callee,
 				   f->had_args, sb_more.s, sb_ret.s);
+		shown = true;
 	}
 	task_pop_frames(t, i);
+	return shown;
 }
 
 /* Scan from the innermost call: recursion through one call site gives

@@ -19,8 +19,9 @@ void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
 		uint64_t ret, uint64_t ret_sp, bool print);
 
 /* The task's pending call at frame index I returned (frames above it
- * never will).  Formats and prints the return, pops the frames. */
-void call_return(struct task *t, size_t i, struct callsite *cs, bool print);
+ * never will).  Formats and prints the return, pops the frames.  Returns
+ * whether a return line was written (what a backtrace follows, -w). */
+bool call_return(struct task *t, size_t i, struct callsite *cs, bool print);
 
 /* CHILD was forked by PARENT inside its pending calls: give it copies of
  * them (returns in the child print as "<... name resumed>"), with their

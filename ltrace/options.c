@@ -19,6 +19,8 @@
 #define DEFAULT_ARRAYLEN 4
 /* Bounds that keep a typo from asking for absurd amounts of memory. */
 #define MAX_LEN (1UL << 30)
+/* -w: deeper than any stack the unwinder would walk. */
+#define MAX_FRAMES 65536
 
 /* The help text is kept as it prints. */
 /* clang-format off */
@@ -46,6 +48,7 @@ static void usage(FILE *f)
 "  -s STRSIZE          specify the maximum string size to print.\n"
 "  -u USERNAME         run command with the userid, groupid of username.\n"
 "  -V, --version       output version information and exit.\n"
+"  -w, --where=NR      print backtrace showing NR stack frames at most.\n"
 "  -x FILTER           modify which functions to trace at their entry\n"
 "                      (may be repeated).\n"
 "\n"
@@ -121,7 +124,7 @@ static void add_filter(struct filter ***v, size_t *n, char opt, const char *arg,
 /* What getopt found wrong, worded as ltrace words it; exits 1. */
 static noreturn void bad_option(char **argv)
 {
-	if (optopt && strchr("aAeFlopsux", optopt))
+	if (optopt && strchr("aAeFlopsuwx", optopt))
 		error_msg("option requires an argument -- '%c'", optopt);
 	else if (optopt)
 		error_msg("invalid option -- '%c'", optopt);
@@ -140,6 +143,7 @@ static const struct option longopts[] = {
 	{ "no-signals", no_argument, NULL, 'b' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "version", no_argument, NULL, 'V' },
+	{ "where", required_argument, NULL, 'w' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -201,6 +205,9 @@ static void take_option(struct options *o, int c, char **argv)
 	case 's':
 		o->strlen = parse_count(optarg, 's', MAX_LEN);
 		break;
+	case 'w':
+		o->where = parse_count(optarg, 'w', MAX_FRAMES);
+		break;
 	case 'V':
 		printf("ltrace version " PACKAGE_VERSION ".\n");
 		exit(0);
@@ -217,7 +224,7 @@ void options_parse(struct options *o, int argc, char **argv)
 	o->align = -1;
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:a:A:bCe:fF:hl:Lo:p:s:u:Vx:",
+	while ((c = getopt_long(argc, argv, "+:a:A:bCe:fF:hl:Lo:p:s:u:Vw:x:",
 				longopts, NULL)) != -1)
 		if (!take_select_option(o, c))
 			take_option(o, c, argv);

@@ -31,6 +31,9 @@ struct options {
 	size_t nentries;
 	bool no_main;  /* -L: no default -e @MAIN */
 	bool demangle; /* -C: C++ names demangled, in matching and output */
+
+	/* -w N: frames of the stack shown after each return, 0 none */
+	unsigned where;
 };
 
 /* Parse ARGC/ARGV into O.  Prints usage and exits on -h, the version on

@@ -1,6 +1,7 @@
 #include "output.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <locale.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -223,5 +224,43 @@ void output_line(pid_t pid, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&out.buf, fmt, ap);
 	va_end(ap);
+	end_line();
+}
+
+/* A line with no prefix: ltrace writes a backtrace's lines bare, right
+ * after the return line they belong to. */
+static void begin_bare_line(void)
+{
+	interrupt_open();
+	out.line_start = out.buf.len;
+	out.flushed_col = 0;
+}
+
+void output_frame(pid_t pid, const struct output_frame *f)
+{
+	(void)pid; /* the text form does not show it */
+	begin_bare_line();
+	strbuf_addf(&out.buf, " > %s(", f->object);
+	if (f->symbol)
+		strbuf_addf(&out.buf, "%s+0x%" PRIx64, f->symbol, f->offset);
+	else
+		strbuf_addstr(&out.buf, "???");
+	strbuf_addf(&out.buf, ") [0x%" PRIx64 "]", f->pc);
+	end_line();
+	if (!f->file)
+		return;
+	begin_bare_line();
+	strbuf_addf(&out.buf, "\t%s", f->file);
+	if (f->line > 0)
+		strbuf_addf(&out.buf, ":%d", f->line);
+	if (f->line > 0 && f->col > 0)
+		strbuf_addf(&out.buf, ":%d", f->col);
+	end_line();
+}
+
+void output_frames_end(pid_t pid)
+{
+	(void)pid;
+	begin_bare_line();
 	end_line();
 }

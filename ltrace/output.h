@@ -6,6 +6,7 @@
 #define LTRACE_OUTPUT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "forward.h"
@@ -34,6 +35,26 @@ void output_call_return(pid_t pid, unsigned long id, const char *name,
 /* A whole line (signals, exit status, exec). */
 void output_line(pid_t pid, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* One frame of a backtrace (-w): the object it is in (its soname), the
+ * symbol (NULL when none is known) and the offset in it, the address;
+ * FILE:LINE:COL of the source when debug information says (FILE NULL
+ * when it does not, LINE and COL 0 when unknown).  The strings are
+ * borrowed for the call. */
+struct output_frame {
+	const char *object;
+	const char *symbol;
+	uint64_t offset;
+	uint64_t pc;
+	const char *file;
+	int line, col;
+};
+/* A frame of the backtrace that follows the return line of a call of
+ * task PID, as ltrace writes it, without a prefix:
+ * " > libc.so.6(__libc_start_main+0x8a) [0x7f...]", then
+ * "\tFILE:LINE:COL" when the source is known. */
+void output_frame(pid_t pid, const struct output_frame *f);
+/* The end of task PID's backtrace: an empty line, as ltrace. */
+void output_frames_end(pid_t pid);
 /* Before the tracer blocks: write out if EAGER_FLUSH, or if much is
  * buffered. */
 void output_sync(void);

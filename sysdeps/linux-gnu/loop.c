@@ -37,6 +37,7 @@
 #include "retbp.h"
 #include "rtld.h"
 #include "tracee.h"
+#include "unwind.h"
 #include "warm.h"
 #include "xmalloc.h"
 
@@ -157,13 +158,21 @@ static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
 	retbp_jump(t, s->cs.mem, &s->regs, target);
 }
 
+/* T's pending call I returned: its line, then with -w the stack it
+ * returned into (ltrace shows it after the return line). */
+static void show_return(struct task *t, size_t i, struct stop *s)
+{
+	if (call_return(t, i, &s->cs, task_prints(t)) && opts->where)
+		unwind_show(t, &s->regs, s->cs.mem, opts->where);
+}
+
 /* T's pending call I returned, the registers as the return left them.
  * An IFUNC resolver's return value is the implementation it chose. */
 static void returned(struct task *t, size_t i, struct stop *s)
 {
 	const struct breakpoint *called = t->frames[i].plt;
 	s->cs.at_entry = false;
-	call_return(t, i, &s->cs, task_prints(t));
+	show_return(t, i, s);
 	if (called->ifunc)
 		entry_ifunc_returned(process_mem(t->proc), called,
 				     arch_retval(&s->regs));
@@ -256,7 +265,7 @@ static void on_site(struct task *t, struct breakpoint *b, struct stop *s)
 	long i = call_match(t, b->addr, arch_sp(&s->regs));
 	if (i >= 0) {
 		s->cs.at_entry = false;
-		call_return(t, i, &s->cs, task_prints(t));
+		show_return(t, i, s);
 		s->cs.at_entry = true;
 	}
 	if (!b->planned) {
@@ -463,6 +472,7 @@ int backend_run(void)
 	output_flush();
 	dwarf_protos_free(dwarf);
 	dwarf = NULL;
+	unwind_free_all();
 	if (retbp_singlesteps() && getenv("LTRACE_DEBUG_STEPS"))
 		error_msg("%lu single steps", retbp_singlesteps());
 	if (stop_sig)
