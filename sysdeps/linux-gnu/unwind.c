@@ -19,7 +19,7 @@
 /* ---- one libunwind address space per process ---- */
 
 struct space {
-	const struct process *p; /* NULL once the process is gone */
+	const struct process *p; /* with PID: which process it serves */
 	pid_t pid;
 	uint64_t objects; /* objects_key() of P when the caches were filled */
 	unw_addr_space_t as;
@@ -32,15 +32,15 @@ static struct space *spaces;
 /* A page of stack, for the prefetch of the frames. */
 #define STACK_PAGE 4096
 
-/* What the accessors read during one backtrace.  libunwind hands the
- * accessors the argument of unw_init_remote, but its table search
+/* The stop being unwound, for the accessors.  libunwind hands them the
+ * argument of unw_init_remote, but its table search
  * (_UPT_find_proc_info, then dwarf_search_unwind_table) hands them the
  * UPT state instead: so the stop is found here.  One backtrace runs at a
- * time. */
+ * time; outside unwind_show both are NULL. */
 static struct {
 	const struct arch_regs *regs;
 	struct memsrc *mem;
-} stop;
+} unwinding;
 
 /* Memory: through the memory layer only.  Writes are refused (libunwind
  * writes only for unw_set_reg, which nothing here calls). */
@@ -49,9 +49,9 @@ static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val,
 {
 	(void)as;
 	(void)arg;
-	if (write || !stop.mem)
+	if (write || !unwinding.mem)
 		return -UNW_EINVAL;
-	if (memsrc_read(stop.mem, addr, val, sizeof(*val)) != sizeof(*val))
+	if (memsrc_read(unwinding.mem, addr, val, sizeof(*val)) != sizeof(*val))
 		return -UNW_EINVAL;
 	return 0;
 }
@@ -63,16 +63,16 @@ static int access_reg(unw_addr_space_t as, unw_regnum_t reg, unw_word_t *val,
 	(void)as;
 	(void)arg;
 	uint64_t v;
-	if (write || !stop.regs || reg < 0 ||
-	    !arch_dwarf_reg(stop.regs, (unsigned)reg, &v))
+	if (write || !unwinding.regs || reg < 0 ||
+	    !arch_dwarf_reg(unwinding.regs, (unsigned)reg, &v))
 		return -UNW_EBADREG;
 	*val = v;
 	return 0;
 }
 
 /* Floating point registers play no part in finding frames. */
-static int access_fpreg(unw_addr_space_t as, unw_regnum_t reg,
-			unw_fpreg_t *val, int write, void *arg)
+static int access_fpreg(unw_addr_space_t as, unw_regnum_t reg, unw_fpreg_t *val,
+			int write, void *arg)
 {
 	(void)as;
 	(void)reg;
@@ -152,6 +152,15 @@ static void sweep_spaces(void)
 	}
 }
 
+/* libunwind's ptrace helpers' state for process PID. */
+static void *upt_new(pid_t pid)
+{
+	void *upt = _UPT_create(pid);
+	if (!upt)
+		error_msg_and_die("libunwind: out of memory");
+	return upt;
+}
+
 static struct space *space_new(const struct process *p)
 {
 	sweep_spaces();
@@ -162,7 +171,7 @@ static struct space *space_new(const struct process *p)
 	if (!s->as)
 		error_msg_and_die("libunwind: cannot make an address space");
 	unw_set_caching_policy(s->as, UNW_CACHE_GLOBAL);
-	s->upt = _UPT_create(p->pid);
+	s->upt = upt_new(p->pid);
 	s->objects = objects_key(p);
 	s->next = spaces;
 	spaces = s;
@@ -182,7 +191,7 @@ static struct space *space_of(const struct process *p)
 	if (key != s->objects) {
 		unw_flush_cache(s->as, 0, 0);
 		_UPT_destroy(s->upt);
-		s->upt = _UPT_create(p->pid);
+		s->upt = upt_new(p->pid);
 		s->objects = key;
 	}
 	return s;
@@ -217,20 +226,36 @@ static const Dwfl_Callbacks dwfl_callbacks = {
 	.section_address = dwfl_offline_section_address,
 };
 
+/* A Dwfl of the one file FILE, named NAME, at its link-time addresses;
+ * its module in *MOD (NULL when FILE cannot be read). */
+static Dwfl *dwfl_of(const char *name, const char *file, Dwfl_Module **mod)
+{
+	*mod = NULL;
+	Dwfl *dwfl = dwfl_begin(&dwfl_callbacks);
+	if (!dwfl)
+		return NULL;
+	dwfl_report_begin(dwfl);
+	*mod = dwfl_report_elf(dwfl, name, file, -1, 0, false);
+	dwfl_report_end(dwfl, NULL, NULL);
+	return dwfl;
+}
+
 /* The file L maps, reported at its link-time addresses (bias 0), so that
- * every process that maps it shares the entry. */
+ * every process that maps it shares the entry: its path as mapped (where
+ * a separate debug file named by .gnu_debuglink is looked for), else
+ * where the tracer opens it (the program's /proc/PID/exe, when the path
+ * is not reachable from here). */
 static struct object *object_of(const struct library *l)
 {
 	struct hent *e = hmap_find(&objects, l->path, 0);
 	if (e)
 		return e->ptr;
 	struct object *o = xcalloc(1, sizeof(*o));
-	o->dwfl = dwfl_begin(&dwfl_callbacks);
-	if (o->dwfl) {
-		dwfl_report_begin(o->dwfl);
-		o->mod = dwfl_report_elf(o->dwfl, l->soname, l->path, -1, 0,
-					 false);
-		dwfl_report_end(o->dwfl, NULL, NULL);
+	o->dwfl = dwfl_of(l->soname, l->path, &o->mod);
+	if (!o->mod && strcmp(l->file, l->path)) {
+		if (o->dwfl)
+			dwfl_end(o->dwfl);
+		o->dwfl = dwfl_of(l->soname, l->file, &o->mod);
 	}
 	char *key = xstrdup(l->path);
 	hmap_get(&objects, key, 0)->ptr = o;
@@ -268,8 +293,7 @@ static const struct place *place_of(struct object *o, uint64_t ret)
 }
 
 /* The object of P that maps ADDR, or NULL. */
-static const struct library *library_at(const struct process *p,
-					uint64_t addr)
+static const struct library *library_at(const struct process *p, uint64_t addr)
 {
 	for (const struct library *l = p->libs; l; l = l->next)
 		if (library_contains(l, addr))
@@ -278,8 +302,10 @@ static const struct library *library_at(const struct process *p,
 }
 
 /* Name the frame at PC of process P into F: its object, its symbol and
- * source line.  PC is a return address (the first frame's too: the
- * task stopped where a traced call returned). */
+ * source line.  PC is taken for a return address (the first frame's
+ * too: the task stopped where a traced call returned); only the frame
+ * a signal interrupted is not, and the call's line before it may then
+ * be named (telling would read each frame's code: unw_is_signal_frame). */
 static void frame_name(const struct process *p, uint64_t pc,
 		       struct output_frame *f)
 {
@@ -327,8 +353,8 @@ void unwind_show(struct task *t, const struct arch_regs *regs,
 {
 	const struct process *p = process_mem(t->proc);
 	struct space *s = space_of(p);
-	stop.regs = regs;
-	stop.mem = mem;
+	unwinding.regs = regs;
+	unwinding.mem = mem;
 	/* The frames of most stacks are in the two pages above the stack
 	 * pointer: one gathered read for both. */
 	uint64_t top[] = { arch_sp(regs), arch_sp(regs) + STACK_PAGE };
@@ -336,8 +362,8 @@ void unwind_show(struct task *t, const struct arch_regs *regs,
 	unw_cursor_t c;
 	if (unw_init_remote(&c, s->as, s->upt) == 0)
 		show_frames(t, p, &c, depth);
-	stop.regs = NULL;
-	stop.mem = NULL;
+	unwinding.regs = NULL;
+	unwinding.mem = NULL;
 	output_frames_end(t->tid);
 }
 
@@ -352,7 +378,8 @@ void unwind_free_all(void)
 	}
 	for (struct hent *e = NULL; (e = hmap_next(&objects, e));) {
 		struct object *o = e->ptr;
-		for (struct hent *pe = NULL; (pe = hmap_next(&o->places, pe));) {
+		for (struct hent *pe = NULL;
+		     (pe = hmap_next(&o->places, pe));) {
 			struct place *pl = pe->ptr;
 			free(pl->symbol);
 			free(pl);
