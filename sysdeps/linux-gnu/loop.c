@@ -36,6 +36,7 @@
 #include "protoset.h"
 #include "retbp.h"
 #include "rtld.h"
+#include "syscalls.h"
 #include "tracee.h"
 #include "warm.h"
 #include "xmalloc.h"
@@ -70,6 +71,7 @@ static void stop_init(struct stop *s, struct task *t, bool at_entry)
 	s->cs.regs = &s->regs.r;
 	s->cs.fpregs = stop_fpregs;
 	s->cs.at_entry = at_entry;
+	s->cs.error = 0;
 	s->fp_state = 0;
 	s->tid = t->tid;
 }
@@ -295,6 +297,8 @@ static bool on_trap(struct task *t)
 	case BPT_SITE:
 		on_site(t, b, &s);
 		break;
+	case BPT_SYSCALL: /* in no table */
+		break;
 	}
 	return true;
 }
@@ -361,6 +365,10 @@ static void on_stop(struct task *t, const struct tracee_event *ev)
 	case TRACEE_GROUP_STOP:
 		tracee_listen(t->tid);
 		break;
+	case TRACEE_SYSCALL: /* only with -S */
+		syscalls_stop(t);
+		tracee_resume(t, 0);
+		break;
 	default:
 		tracee_resume(t, 0);
 	}
@@ -399,6 +407,8 @@ void backend_init(const struct options *o, struct protoset *ps)
 	image_init(o);
 	dwarf = dwarf_protos_new();
 	calls_init(o);
+	if (o->syscalls)
+		syscalls_init(ps);
 }
 
 /* ---- the loop, and the termination signals ---- */
@@ -463,6 +473,7 @@ int backend_run(void)
 	output_flush();
 	dwarf_protos_free(dwarf);
 	dwarf = NULL;
+	syscalls_free();
 	if (retbp_singlesteps() && getenv("LTRACE_DEBUG_STEPS"))
 		error_msg("%lu single steps", retbp_singlesteps());
 	if (stop_sig)
