@@ -9,7 +9,8 @@
  * (into the displaced copy), CONT.  A call site without a stub costs the
  * same: at its entry, GETREGS, one gathered read, SETREGS (into the
  * displaced copy of its call), CONT; so does a function's entry (-x),
- * its first instruction run displaced. */
+ * its first instruction run displaced.  With -S only, syscall-stops too:
+ * two per system call (syscalls.c). */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
