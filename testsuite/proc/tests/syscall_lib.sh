@@ -28,7 +28,7 @@ grep -q '^mmap@SYS(' trace || fail "no start-up system call:" "$(cat trace)"
 sed -n '/^open(/,$p' trace >main
 cat >exp <<'X'
 open("/nonexistent/x", 00, {int} <unfinished ...>
-openat@SYS(AT_FDCWD, "/nonexistent/x", 00)       = -2 ENOENT (No such file or directory)
+openat@SYS(AT_FDCWD, "/nonexistent/x", 0)        = -2 ENOENT (No such file or directory)
 <... open resumed> )                             = -1
 write(1, "hi\n", 3 <unfinished ...>
 write@SYS(1, "hi\n", 3)                          = 3
