@@ -129,9 +129,11 @@ static void sys_entry(struct task *t, const struct __ptrace_syscall_info *si)
 	sysstop_init(&s, t, true);
 	arch_syscall_callee(&s.regs, si->entry.args, si->stack_pointer,
 			    si->instruction_pointer);
-	/* Return address 0: no return breakpoint ever matches it. */
-	call_entry(t, desc(si->arch, si->entry.nr), &s.cs, 0, si->stack_pointer,
-		   task_prints(t));
+	/* Its "return address" (what -i shows) is where it returns to,
+	 * just past the syscall instruction; no return breakpoint is hit
+	 * while it is the innermost call. */
+	call_entry(t, desc(si->arch, si->entry.nr), &s.cs,
+		   si->instruction_pointer, si->stack_pointer, task_prints(t));
 }
 
 static void sys_exit(struct task *t, const struct __ptrace_syscall_info *si)
