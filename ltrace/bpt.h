@@ -30,6 +30,10 @@ enum bpt_kind {
 	 * starts here, and its instruction runs displaced.  It is also the
 	 * return breakpoint of a call that returns here. */
 	BPT_SITE,
+	/* a system call's descriptor (-S, sysdeps/linux-gnu/syscalls.c):
+	 * name, label ("name@SYS") and prototype; in no table, never
+	 * inserted, addr 0 */
+	BPT_SYSCALL,
 };
 
 struct breakpoint {

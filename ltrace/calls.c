@@ -1,8 +1,10 @@
 #include "calls.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #include "bpt.h"
+#include "callsite.h"
 #include "calltext.h"
 #include "lens.h"
 #include "options.h"
@@ -57,6 +59,27 @@ void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
 	output_call_entry(t->tid, f->id, b->label, sb_args.s);
 }
 
+/* " ENOENT (No such file or directory)" after a failed system call's
+ * value; the codes of a syscall interrupted by a signal, which only a
+ * tracer sees (the kernel's include/linux/errno.h), as strace names
+ * them. */
+static void add_error(struct strbuf *sb, int e)
+{
+	static const char *const restart[][2] = {
+		{ "ERESTARTSYS", "To be restarted if SA_RESTART is set" },
+		{ "ERESTARTNOINTR", "To be restarted" },
+		{ "ERESTARTNOHAND", "To be restarted if no handler" },
+		{ "ENOIOCTLCMD", "No ioctl command" },
+		{ "ERESTART_RESTARTBLOCK", "Interrupted by signal" },
+	};
+	const char *name = strerrorname_np(e);
+	if (name)
+		strbuf_addf(sb, " %s (%s)", name, strerror(e));
+	else if (e >= 512 && e < 512 + 5)
+		strbuf_addf(sb, " %s (%s)", restart[e - 512][0],
+			    restart[e - 512][1]);
+}
+
 bool call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 {
 	struct frame *f = &t->frames[i];
@@ -74,6 +97,8 @@ bool call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 		/* calltext_return releases the state. */
 		calltext_return(f->ct, cs, &sb_more, &sb_ret);
 		f->ct = NULL;
+		if (cs->error)
+			add_error(&sb_ret, cs->error);
 		const struct breakpoint *b = f->plt;
 		output_call_return(t->tid, f->id,
 				   b->resumed ? b->resumed :

@@ -22,6 +22,10 @@ struct callsite {
 	 * the callee); false at the return stop (registers as just after
 	 * the callee returned). */
 	bool at_entry;
+	/* At the return stop of a system call that failed (-S): its error
+	 * number, shown after the value as "ENOENT (No such file or
+	 * directory)"; else 0. */
+	int error;
 };
 
 #endif

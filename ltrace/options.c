@@ -46,6 +46,7 @@ static void usage(FILE *f)
 "  -o, --output=FILE   write the trace output to file with given name.\n"
 "  -p PID              attach to the process with the process ID pid.\n"
 "  -s STRSIZE          specify the maximum string size to print.\n"
+"  -S                  trace system calls.\n"
 "  -u USERNAME         run command with the userid, groupid of username.\n"
 "  -V, --version       output version information and exit.\n"
 "  -w, --where=NR      print backtrace showing NR stack frames at most.\n"
@@ -208,6 +209,9 @@ static void take_option(struct options *o, int c, char **argv)
 	case 'w':
 		o->where = parse_count(optarg, 'w', MAX_FRAMES);
 		break;
+	case 'S':
+		o->syscalls = true;
+		break;
 	case 'V':
 		printf("ltrace version " PACKAGE_VERSION ".\n");
 		exit(0);
@@ -224,7 +228,7 @@ void options_parse(struct options *o, int argc, char **argv)
 	o->align = -1;
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:a:A:bCe:fF:hl:Lo:p:s:u:Vw:x:",
+	while ((c = getopt_long(argc, argv, "+:a:A:bCe:fF:hl:Lo:p:s:Su:Vw:x:",
 				longopts, NULL)) != -1)
 		if (!take_select_option(o, c))
 			take_option(o, c, argv);

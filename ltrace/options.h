@@ -31,6 +31,7 @@ struct options {
 	size_t nentries;
 	bool no_main;  /* -L: no default -e @MAIN */
 	bool demangle; /* -C: C++ names demangled, in matching and output */
+	bool syscalls; /* -S: system calls too, as "name@SYS" */
 
 	/* -w N: frames of the stack shown after each return, 0 none */
 	unsigned where;

@@ -343,7 +343,8 @@ void image_setup(struct task *t)
 		return;
 	library_append(p, l);
 	bool is_static = !l->image.interp && !l->image.nplt;
-	if (is_static && !select_has_entries(opts))
+	/* With -S its system calls are traced: nothing to say. */
+	if (is_static && !select_has_entries(opts) && !opts->syscalls)
 		error_msg("%s is statically linked: it makes no library calls "
 			  "to trace (-x PATTERN traces its functions)",
 			  l->path);

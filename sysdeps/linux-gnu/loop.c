@@ -9,7 +9,8 @@
  * (into the displaced copy), CONT.  A call site without a stub costs the
  * same: at its entry, GETREGS, one gathered read, SETREGS (into the
  * displaced copy of its call), CONT; so does a function's entry (-x),
- * its first instruction run displaced. */
+ * its first instruction run displaced.  With -S only, syscall-stops too:
+ * two per system call (syscalls.c). */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -36,6 +37,7 @@
 #include "protoset.h"
 #include "retbp.h"
 #include "rtld.h"
+#include "syscalls.h"
 #include "tracee.h"
 #include "unwind.h"
 #include "warm.h"
@@ -71,6 +73,7 @@ static void stop_init(struct stop *s, struct task *t, bool at_entry)
 	s->cs.regs = &s->regs.r;
 	s->cs.fpregs = stop_fpregs;
 	s->cs.at_entry = at_entry;
+	s->cs.error = 0;
 	s->fp_state = 0;
 	s->tid = t->tid;
 }
@@ -304,6 +307,8 @@ static bool on_trap(struct task *t)
 	case BPT_SITE:
 		on_site(t, b, &s);
 		break;
+	case BPT_SYSCALL: /* in no table */
+		break;
 	}
 	return true;
 }
@@ -370,6 +375,10 @@ static void on_stop(struct task *t, const struct tracee_event *ev)
 	case TRACEE_GROUP_STOP:
 		tracee_listen(t->tid);
 		break;
+	case TRACEE_SYSCALL: /* only with -S */
+		syscalls_stop(t);
+		tracee_resume(t, 0);
+		break;
 	default:
 		tracee_resume(t, 0);
 	}
@@ -408,6 +417,8 @@ void backend_init(const struct options *o, struct protoset *ps)
 	image_init(o);
 	dwarf = dwarf_protos_new();
 	calls_init(o);
+	if (o->syscalls)
+		syscalls_init(ps);
 }
 
 /* ---- the loop, and the termination signals ---- */
@@ -473,6 +484,7 @@ int backend_run(void)
 	dwarf_protos_free(dwarf);
 	dwarf = NULL;
 	unwind_free_all();
+	syscalls_free();
 	if (retbp_singlesteps() && getenv("LTRACE_DEBUG_STEPS"))
 		error_msg("%lu single steps", retbp_singlesteps());
 	if (stop_sig)

@@ -160,6 +160,9 @@ void scratch_inherit(struct process *dst, const struct process *src)
 	dst->syscall_insn = src->syscall_insn;
 	dst->nscratch = src->nscratch;
 	dst->scratch = xmalloc(src->nscratch * sizeof(*dst->scratch) + 1);
-	memcpy(dst->scratch, src->scratch,
-	       src->nscratch * sizeof(*dst->scratch));
+	/* A process with no breakpoint has no scratch (and src->scratch may
+	 * be NULL, which memcpy must not be given). */
+	if (src->nscratch)
+		memcpy(dst->scratch, src->scratch,
+		       src->nscratch * sizeof(*dst->scratch));
 }

@@ -28,6 +28,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -80,11 +81,36 @@ int tracee_step(pid_t tid)
 	return REQUEST(PTRACE_SINGLESTEP, tid, 0, 0);
 }
 
+static bool trace_syscalls;
+
+void tracee_trace_syscalls(bool on)
+{
+	trace_syscalls = on;
+}
+
 void tracee_resume(struct task *t, int sig)
 {
 	if (!sig)
 		sig = tracee_take_pending_signal(t);
-	(void)tracee_cont(t->tid, sig);
+	if (trace_syscalls)
+		(void)REQUEST(PTRACE_SYSCALL, t->tid, 0, (long)sig);
+	else
+		(void)tracee_cont(t->tid, sig);
+}
+
+int tracee_syscall_info(pid_t tid, struct __ptrace_syscall_info *info)
+{
+	/* It returns the bytes it filled, which may be fewer than the
+	 * struct (an older kernel's); op says which part is valid. */
+	memset(info, 0, sizeof(*info));
+	long n = ptrace(PTRACE_GET_SYSCALL_INFO, tid, (void *)sizeof(*info),
+			info);
+	if (n != -1)
+		return 0;
+	int err = errno;
+	if (err != ESRCH)
+		perror_msg("PTRACE_GET_SYSCALL_INFO of %d", (int)tid);
+	return -err;
 }
 
 void tracee_listen(pid_t tid)

@@ -14,6 +14,7 @@
 
 struct arch_regs;
 struct arch_fpregs;
+struct __ptrace_syscall_info;
 
 /* What a waitpid status of a tracee says.  Ends first, then stops. */
 enum tracee_event_kind {
@@ -22,7 +23,10 @@ enum tracee_event_kind {
 	/* signal-delivery stop of sig; SIGTRAP is one of our int3s or a
 	 * finished step */
 	TRACEE_SIGNAL,
-	TRACEE_SYSCALL, /* syscall-stop (never requested) */
+	/* syscall-stop (PTRACE_O_TRACESYSGOOD): only once
+	 * tracee_trace_syscalls(true) made resumes PTRACE_SYSCALL (-S);
+	 * tracee_syscall_info says whether it is an entry or an exit */
+	TRACEE_SYSCALL,
 	/* PTRACE_EVENT_STOP for a stopping signal sig (SIGSTOP, SIGTSTP,
 	 * SIGTTIN, SIGTTOU) */
 	TRACEE_GROUP_STOP,
@@ -69,7 +73,8 @@ int tracee_step(pid_t tid);
 /* These three return nothing because a caller has nothing to do about a
  * failure: it is reported unless the task is gone, and the next waitpid
  * report of the task says what became of it. */
-/* Resume T with SIG, or with its pending signal if SIG is 0. */
+/* Resume T with SIG, or with its pending signal if SIG is 0: by
+ * PTRACE_CONT, or by PTRACE_SYSCALL once tracee_trace_syscalls(true). */
 void tracee_resume(struct task *t, int sig);
 /* Leave a group-stop to the kernel (PTRACE_LISTEN). */
 void tracee_listen(pid_t tid);
@@ -79,6 +84,16 @@ void tracee_detach(pid_t tid, int sig);
  * int3 raises (PTRACE_GETSIGINFO: SIGTRAP from the kernel), not in the
  * stop of an interrupt, a step or another signal. */
 bool tracee_trapped(pid_t tid);
+/* ON (-S): tracee_resume stops the tracee at each system call's entry
+ * and exit (PTRACE_SYSCALL).  Off by default: without -S no resume asks
+ * for syscall-stops, so none happens.  The other resumes here (steps,
+ * injected syscalls, the waits of attach and detach) stay PTRACE_CONT:
+ * their syscalls are the tracer's, or not worth a line. */
+void tracee_trace_syscalls(bool on);
+/* At a syscall-stop of TID: PTRACE_GET_SYSCALL_INFO into *INFO (struct
+ * __ptrace_syscall_info of <sys/ptrace.h>: op ENTRY with nr and args,
+ * or EXIT with rval and is_error).  Returns 0 or -errno. */
+int tracee_syscall_info(pid_t tid, struct __ptrace_syscall_info *info);
 /* PTRACE_GETEVENTMSG after a ptrace-event stop. */
 int tracee_event_msg(pid_t tid, unsigned long *msg);
 int tracee_get_regs(pid_t tid, struct arch_regs *r);

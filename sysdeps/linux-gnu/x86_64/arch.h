@@ -4,7 +4,9 @@
 #define LTRACE_ARCH_H
 
 #include <stdbool.h>
+#include <linux/audit.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/user.h>
 
 /* int3; the kernel reports the trap with the IP just past it. */
@@ -126,6 +128,37 @@ static inline bool arch_follows_call(const uint8_t *b)
 static inline uint64_t arch_retval(const struct arch_regs *a)
 {
 	return a->r.rax;
+}
+
+/* System calls (-S): the AUDIT_ARCH_* value PTRACE_GET_SYSCALL_INFO
+ * reports for the native ABI, whose numbers syscallnames.h names (an
+ * "int $0x80" from a 64-bit program reports AUDIT_ARCH_I386, other
+ * numbers). */
+#define ARCH_SYSCALL_AUDIT AUDIT_ARCH_X86_64
+
+/* Registers that give a system call's arguments ARGS to fetch.c as a
+ * function's: the syscall ABI passes them in rdi, rsi, rdx, r10, r8, r9,
+ * a function in rdi, rsi, rdx, rcx, r8, r9, so the fourth goes into
+ * rcx.  No argument is on the stack.  SP and IP: the task's. */
+static inline void arch_syscall_callee(struct arch_regs *a,
+				       const uint64_t args[6], uint64_t sp,
+				       uint64_t ip)
+{
+	memset(a, 0, sizeof(*a));
+	a->r.rdi = args[0];
+	a->r.rsi = args[1];
+	a->r.rdx = args[2];
+	a->r.rcx = args[3];
+	a->r.r8 = args[4];
+	a->r.r9 = args[5];
+	a->r.rsp = sp;
+	a->r.rip = ip;
+}
+
+/* The return value register, as a function's return leaves it. */
+static inline void arch_set_retval(struct arch_regs *a, uint64_t v)
+{
+	a->r.rax = v;
 }
 
 /* Set up an injected system call NR(ARGS) to run at IP. */
