@@ -40,6 +40,19 @@ static void drop_unwound(struct task *t, uint64_t ret_sp)
 	task_pop_frames(t, n);
 }
 
+/* What the writer needs of T's pending call at index I. */
+static struct output_call out_call(const struct task *t, size_t i)
+{
+	const struct frame *f = &t->frames[i];
+	return (struct output_call){
+		.tid = t->tid,
+		.id = f->id,
+		.ret = f->ret,
+		.depth = i,
+		.t_entry = f->t_entry,
+	};
+}
+
 void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
 		uint64_t ret, uint64_t ret_sp, bool print)
 {
@@ -49,12 +62,14 @@ void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
 	f->ret_sp = ret_sp;
 	f->plt = b;
 	f->id = ++next_id;
+	f->t_entry = output_now();
 	if (!print)
 		return;
 	strbuf_reset(&sb_args);
 	f->ct = calltext_entry(&limits, b->proto, cs, &sb_args);
 	f->had_args = sb_args.len > 0;
-	output_call_entry(t->tid, f->id, b->label, sb_args.s);
+	struct output_call oc = out_call(t, t->nframes - 1);
+	output_call_entry(&oc, b->label, sb_args.s);
 }
 
 void call_return(struct task *t, size_t i, struct callsite *cs, bool print)
@@ -74,7 +89,8 @@ void call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 		calltext_return(f->ct, cs, &sb_more, &sb_ret);
 		f->ct = NULL;
 		const struct breakpoint *b = f->plt;
-		output_call_return(t->tid, f->id,
+		struct output_call oc = out_call(t, i);
+		output_call_return(&oc,
 				   b->resumed ? b->resumed :
 						b->label + b->label_callee,
 				   f->had_args, sb_more.s, sb_ret.s);

@@ -11,6 +11,7 @@
 
 #include "backend.h"
 #include "config.h"
+#include "debug.h"
 #include "error.h"
 #include "options.h"
 #include "output.h"
@@ -89,8 +90,12 @@ int main(int argc, char **argv)
 	int fd = open_output(&o);
 	output_init(fd, o.align, o.output != NULL, wants_eager_flush(fd));
 	output_set_pid_prefix(o.follow || o.npids > 1 || (o.npids && path));
+	output_set_options(&o);
+	debug_init(o.debug);
 	error_set_cleanup(backend_cleanup);
 	backend_init(&o, ps);
+	debug_msg(DEBUG_GENERAL, "%zu pids to attach, program %s", o.npids,
+		  path ? path : "none");
 	int status = 0;
 	for (size_t i = 0; i < o.npids && !status; i++)
 		if (backend_attach(o.pids[i]) < 0)
@@ -101,6 +106,7 @@ int main(int argc, char **argv)
 		status = backend_run();
 	else
 		backend_cleanup();
+	debug_msg(DEBUG_GENERAL, "done, exit status %d", status);
 	protoset_free(ps);
 	free(path);
 	options_destroy(&o);

@@ -1,13 +1,16 @@
 #include "output.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <locale.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 #include <wchar.h>
 
+#include "options.h"
 #include "strbuf.h"
 
 /* Flush when this much is buffered even if nobody waits for it. */
@@ -28,6 +31,19 @@ static struct {
 	bool failed;
 	locale_t utf8; /* for wcwidth, whatever the tracer's locale */
 	bool utf8_tried;
+	/* The options that shape lines (output_set_options) */
+	int time_mode;	 /* -t, -tt, -ttt */
+	bool relative;	 /* -r */
+	bool time_spent; /* -T */
+	bool show_ip;	 /* -i */
+	int indent;	 /* -n */
+	bool summary;	 /* -c: no lines */
+	bool need_mono;
+	/* The clocks at the current stop (output_clock) */
+	uint64_t mono;	      /* CLOCK_MONOTONIC, ns */
+	struct timespec wall; /* CLOCK_REALTIME, for -t */
+	uint64_t last_line;   /* -r: mono at the previous line, 0 before */
+	uint64_t stop_ip;     /* -i on lines that are not calls */
 } out;
 
 /* The length of the UTF-8 sequence at S (N bytes available) and its code
@@ -113,6 +129,43 @@ void output_set_pid_prefix(bool on)
 	out.pid_prefix = on;
 }
 
+void output_set_options(const struct options *o)
+{
+	out.time_mode = o->time_mode;
+	out.relative = o->relative;
+	out.time_spent = o->time_spent;
+	out.show_ip = o->show_ip;
+	out.indent = o->indent;
+	out.summary = o->summary;
+	out.need_mono = o->relative || o->time_spent || o->summary ||
+			o->format != FORMAT_TEXT;
+	output_clock();
+}
+
+static uint64_t ns_of(const struct timespec *ts)
+{
+	return (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;
+}
+
+void output_clock(void)
+{
+	struct timespec ts;
+	if (out.need_mono && clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
+		out.mono = ns_of(&ts);
+	if (out.time_mode)
+		clock_gettime(CLOCK_REALTIME, &out.wall);
+}
+
+uint64_t output_now(void)
+{
+	return out.mono;
+}
+
+void output_set_ip(uint64_t ip)
+{
+	out.stop_ip = ip;
+}
+
 void output_flush(void)
 {
 	size_t off = 0;
@@ -150,17 +203,54 @@ static void interrupt_open(void)
 	out.flushed_col = 0;
 }
 
-static void begin_line(pid_t pid)
+/* NS nanoseconds as ltrace shows a duration: seconds, six decimals. */
+static void add_seconds(const char *fmt, uint64_t ns)
+{
+	uint64_t us = ns / 1000;
+	strbuf_addf(&out.buf, fmt, (unsigned long)(us / 1000000),
+		    (int)(us % 1000000));
+}
+
+/* -r, or -t, -tt, -ttt: ltrace's formats.  -r is the time since the
+ * previous line (CLOCK_MONOTONIC); -t the wall clock, local time. */
+static void add_time(void)
+{
+	if (out.relative) {
+		uint64_t prev = out.last_line ? out.last_line : out.mono;
+		out.last_line = out.mono;
+		add_seconds("%3lu.%06d ", out.mono - prev);
+		return;
+	}
+	if (out.time_mode == 3) {
+		add_seconds("%lu.%06d ", ns_of(&out.wall));
+		return;
+	}
+	struct tm tm;
+	localtime_r(&out.wall.tv_sec, &tm);
+	strbuf_addf(&out.buf, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min,
+		    tm.tm_sec);
+	if (out.time_mode == 2)
+		strbuf_addf(&out.buf, ".%06d", (int)(out.wall.tv_nsec / 1000));
+	strbuf_addch(&out.buf, ' ');
+}
+
+/* A line's prefixes in ltrace's order: the pid, the time, -i's address
+ * IP, then -n's indentation of DEPTH levels. */
+static void begin_line(pid_t pid, uint64_t ip, size_t depth)
 {
 	interrupt_open();
 	out.line_start = out.buf.len;
 	out.flushed_col = 0;
-	if (!out.pid_prefix)
-		return;
-	if (out.to_file)
+	if (out.pid_prefix && out.to_file)
 		strbuf_addf(&out.buf, "%d ", (int)pid);
-	else
+	else if (out.pid_prefix)
 		strbuf_addf(&out.buf, "[pid %d] ", (int)pid);
+	if (out.relative || out.time_mode)
+		add_time();
+	if (out.show_ip)
+		strbuf_addf(&out.buf, "[0x%" PRIx64 "] ", ip);
+	for (size_t i = 0; i < depth * (size_t)out.indent; i++)
+		strbuf_addch(&out.buf, ' ');
 }
 
 static void end_line(void)
@@ -172,16 +262,16 @@ static void end_line(void)
 		output_flush();
 }
 
-void output_call_entry(pid_t pid, unsigned long id, const char *name,
+void output_call_entry(const struct output_call *c, const char *name,
 		       const char *args)
 {
-	begin_line(pid);
+	begin_line(c->tid, c->ret, c->depth);
 	strbuf_addstr(&out.buf, name);
 	strbuf_addch(&out.buf, '(');
 	strbuf_addstr(&out.buf, args);
 	out.open = true;
-	out.open_pid = pid;
-	out.open_id = id;
+	out.open_pid = c->tid;
+	out.open_id = c->id;
 }
 
 /* ltrace pads the line to column align - 2, then writes " = ".  The
@@ -198,13 +288,13 @@ static void add_retval(const char *ret)
 	strbuf_addstr(&out.buf, ret);
 }
 
-void output_call_return(pid_t pid, unsigned long id, const char *name,
+void output_call_return(const struct output_call *c, const char *name,
 			bool entry_had_args, const char *more, const char *ret)
 {
-	if (out.open && out.open_pid == pid && out.open_id == id) {
+	if (out.open && out.open_pid == c->tid && out.open_id == c->id) {
 		out.open = false;
 	} else {
-		begin_line(pid);
+		begin_line(c->tid, c->ret, c->depth);
 		strbuf_addf(&out.buf, "<... %s resumed> ", name);
 	}
 	/* As ltrace: the separator stays even on a resumed line. */
@@ -213,12 +303,16 @@ void output_call_return(pid_t pid, unsigned long id, const char *name,
 	strbuf_addstr(&out.buf, more);
 	strbuf_addch(&out.buf, ')');
 	add_retval(ret);
+	if (out.time_spent)
+		add_seconds(" <%lu.%06d>", out.mono - c->t_entry);
 	end_line();
 }
 
 void output_line(pid_t pid, const char *fmt, ...)
 {
-	begin_line(pid);
+	if (out.summary)
+		return;
+	begin_line(pid, out.stop_ip, 0);
 	va_list ap;
 	va_start(ap, fmt);
 	strbuf_vaddf(&out.buf, fmt, ap);

@@ -53,6 +53,7 @@ struct frame {
 	const struct breakpoint *plt;
 	struct calltext *ct;
 	unsigned long id; /* identifies the entry line for the output */
+	uint64_t t_entry; /* output_now() at the entry stop (-T, -c) */
 	bool had_args;	  /* the entry line showed arguments */
 	bool inherited;	  /* copied into a forked child */
 };

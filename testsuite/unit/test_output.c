@@ -32,6 +32,14 @@ static const struct writer aligned = { .align = 24 };
 static const struct writer tasks = { .pid_prefix = true };
 static const struct writer tasks_file = { .pid_prefix = true, .to_file = true };
 
+/* Call ID of task TID, with no prefix fields (-i, -n, -T) set. */
+static const struct output_call *call(pid_t tid, unsigned long id)
+{
+	static struct output_call c;
+	c = (struct output_call){ .tid = tid, .id = id };
+	return &c;
+}
+
 /* The write end of the pipe, for cases that write around the writer. */
 static int trace_fd;
 
@@ -74,39 +82,39 @@ static const char *trace(const struct writer *w, void (*calls)(void))
 
 static void one_call(void)
 {
-	output_call_entry(101, 1, "puts", "\"hi\"");
-	output_call_return(101, 1, "puts", true, "", "3");
+	output_call_entry(call(101, 1), "puts", "\"hi\"");
+	output_call_return(call(101, 1), "puts", true, "", "3");
 }
 
 static void void_call(void)
 {
-	output_call_entry(101, 1, "abort_soon", "");
-	output_call_return(101, 1, "abort_soon", false, "", "<void>");
+	output_call_entry(call(101, 1), "abort_soon", "");
+	output_call_return(call(101, 1), "abort_soon", false, "", "<void>");
 }
 
 /* A call of task 101 while task 102 is in one. */
 static void two_tasks(void)
 {
-	output_call_entry(102, 1, "read", "0");
-	output_call_entry(101, 2, "getpid", "");
-	output_call_return(101, 2, "getpid", false, "", "101");
-	output_call_return(102, 1, "read", true, "\"abc\", 3", "3");
+	output_call_entry(call(102, 1), "read", "0");
+	output_call_entry(call(101, 2), "getpid", "");
+	output_call_return(call(101, 2), "getpid", false, "", "101");
+	output_call_return(call(102, 1), "read", true, "\"abc\", 3", "3");
 }
 
 /* A callback: a call of the same task inside the open one. */
 static void nested(void)
 {
-	output_call_entry(101, 1, "qsort", "0x1000, 2, 4, 0x4000");
-	output_call_entry(101, 2, "strcmp", "\"b\", \"a\"");
-	output_call_return(101, 2, "strcmp", true, "", "1");
-	output_call_return(101, 1, "qsort", true, "", "<void>");
+	output_call_entry(call(101, 1), "qsort", "0x1000, 2, 4, 0x4000");
+	output_call_entry(call(101, 2), "strcmp", "\"b\", \"a\"");
+	output_call_return(call(101, 2), "strcmp", true, "", "1");
+	output_call_return(call(101, 1), "qsort", true, "", "<void>");
 }
 
 static void signal_in_call(void)
 {
-	output_call_entry(101, 1, "sleep", "5");
+	output_call_entry(call(101, 1), "sleep", "5");
 	output_line(101, "--- %s (%s) ---", "SIGALRM", "Alarm clock");
-	output_call_return(101, 1, "sleep", true, "", "4");
+	output_call_return(call(101, 1), "sleep", true, "", "4");
 }
 
 static void test_open_line(void)
@@ -131,20 +139,20 @@ static void test_open_line(void)
  * arguments shown at entry, on the open line and on a resumed one. */
 static void more_args(void)
 {
-	output_call_entry(101, 1, "pipe_both", "3");
-	output_call_return(101, 1, "pipe_both", true, "[ 4, 5 ]", "0");
-	output_call_entry(101, 2, "pipe_later", "");
-	output_call_return(101, 2, "pipe_later", false, "[ 6, 7 ]", "0");
+	output_call_entry(call(101, 1), "pipe_both", "3");
+	output_call_return(call(101, 1), "pipe_both", true, "[ 4, 5 ]", "0");
+	output_call_entry(call(101, 2), "pipe_later", "");
+	output_call_return(call(101, 2), "pipe_later", false, "[ 6, 7 ]", "0");
 }
 
 static void more_args_resumed(void)
 {
-	output_call_entry(101, 1, "pipe_both", "3");
+	output_call_entry(call(101, 1), "pipe_both", "3");
 	output_line(101, "--- SIGCHLD (Child exited) ---");
-	output_call_return(101, 1, "pipe_both", true, "[ 4, 5 ]", "0");
-	output_call_entry(101, 2, "pipe_later", "");
+	output_call_return(call(101, 1), "pipe_both", true, "[ 4, 5 ]", "0");
+	output_call_entry(call(101, 2), "pipe_later", "");
 	output_line(101, "--- SIGCHLD (Child exited) ---");
-	output_call_return(101, 2, "pipe_later", false, "[ 6, 7 ]", "0");
+	output_call_return(call(101, 2), "pipe_later", false, "[ 6, 7 ]", "0");
 }
 
 static void test_separator(void)
@@ -165,25 +173,25 @@ static void test_separator(void)
  * finished: the column counts what was written. */
 static void flushed_open(void)
 {
-	output_call_entry(101, 1, "puts", "\"hi\"");
+	output_call_entry(call(101, 1), "puts", "\"hi\"");
 	output_flush();
-	output_call_return(101, 1, "puts", true, "", "3");
+	output_call_return(call(101, 1), "puts", true, "", "3");
 }
 
 static void flushed_then_cut(void)
 {
-	output_call_entry(102, 1, "read", "0");
+	output_call_entry(call(102, 1), "read", "0");
 	output_flush();
-	output_call_entry(101, 2, "getpid", "");
-	output_call_return(101, 2, "getpid", false, "", "101");
+	output_call_entry(call(101, 2), "getpid", "");
+	output_call_return(call(101, 2), "getpid", false, "", "101");
 	output_flush();
-	output_call_return(102, 1, "read", true, "\"abc\", 3", "3");
+	output_call_return(call(102, 1), "read", true, "\"abc\", 3", "3");
 }
 
 static void long_line(void)
 {
-	output_call_entry(101, 1, "a_long_function_name", "123456789");
-	output_call_return(101, 1, "a_long_function_name", true, "", "0");
+	output_call_entry(call(101, 1), "a_long_function_name", "123456789");
+	output_call_return(call(101, 1), "a_long_function_name", true, "", "0");
 }
 
 /* -a 24: " = " starts at column 22 (ltrace pads to -a minus 2). */
@@ -206,15 +214,15 @@ static void test_align(void)
  * valid sequence counts one. */
 static void utf8_calls(void)
 {
-	output_call_entry(101, 1, "ws", "\"\u0424\u044b\u0432\u0430\"");
-	output_call_return(101, 1, "ws", true, "", "4");
-	output_call_entry(101, 2, "ws", "\"\u4e2d\u6587\"");
-	output_call_return(101, 2, "ws", true, "", "2");
-	output_call_entry(101, 3, "ws", "\"e\u0301\U0001f600\"");
+	output_call_entry(call(101, 1), "ws", "\"\u0424\u044b\u0432\u0430\"");
+	output_call_return(call(101, 1), "ws", true, "", "4");
+	output_call_entry(call(101, 2), "ws", "\"\u4e2d\u6587\"");
+	output_call_return(call(101, 2), "ws", true, "", "2");
+	output_call_entry(call(101, 3), "ws", "\"e\u0301\U0001f600\"");
 	output_flush();
-	output_call_return(101, 3, "ws", true, "", "'\u0424'");
-	output_call_entry(101, 4, "ws", "\xff\xd0 \xe4\xb8");
-	output_call_return(101, 4, "ws", true, "", "0");
+	output_call_return(call(101, 3), "ws", true, "", "'\u0424'");
+	output_call_entry(call(101, 4), "ws", "\xff\xd0 \xe4\xb8");
+	output_call_return(call(101, 4), "ws", true, "", "0");
 }
 
 static void test_width(void)
@@ -246,11 +254,11 @@ static void test_pid_prefix(void)
  * shared with the tracee, whose own writes must come after it. */
 static void sync_then_write(void)
 {
-	output_call_entry(101, 1, "puts", "\"hi\"");
+	output_call_entry(call(101, 1), "puts", "\"hi\"");
 	output_sync();
 	if (write(trace_fd, "hi\n", 3) != 3)
 		_exit(1);
-	output_call_return(101, 1, "puts", true, "", "3");
+	output_call_return(call(101, 1), "puts", true, "", "3");
 }
 
 static void test_sync(void)
