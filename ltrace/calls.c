@@ -9,8 +9,10 @@
 #include "output.h"
 #include "proc.h"
 #include "strbuf.h"
+#include "summary.h"
 
 static struct lens_limits limits;
+static bool summary; /* -c: calls are counted, not shown */
 static unsigned long next_id;
 static struct strbuf sb_args, sb_more, sb_ret;
 
@@ -18,6 +20,7 @@ void calls_init(const struct options *o)
 {
 	limits.strlen = o->strlen;
 	limits.arraylen = o->arraylen;
+	summary = o->summary;
 	strbuf_init(&sb_args);
 	strbuf_init(&sb_more);
 	strbuf_init(&sb_ret);
@@ -63,7 +66,7 @@ void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
 	f->plt = b;
 	f->id = ++next_id;
 	f->t_entry = output_now();
-	if (!print)
+	if (!print || summary)
 		return;
 	strbuf_reset(&sb_args);
 	f->ct = calltext_entry(&limits, b->proto, cs, &sb_args);
@@ -72,9 +75,21 @@ void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
 	output_call_entry(&oc, b->label, sb_args.s);
 }
 
+/* The name "<... name resumed>" shows for B's call. */
+static const char *resumed_name(const struct breakpoint *b)
+{
+	return b->resumed ? b->resumed : b->label + b->label_callee;
+}
+
 void call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 {
 	struct frame *f = &t->frames[i];
+	if (print && summary) {
+		summary_account(resumed_name(f->plt),
+				output_now() - f->t_entry);
+		task_pop_frames(t, i);
+		return;
+	}
 	if (print && !f->ct && f->inherited) {
 		/* Its arguments were shown by the parent: only the return
 		 * value matters, so the state is built from the return. */
@@ -88,12 +103,9 @@ void call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 		/* calltext_return releases the state. */
 		calltext_return(f->ct, cs, &sb_more, &sb_ret);
 		f->ct = NULL;
-		const struct breakpoint *b = f->plt;
 		struct output_call oc = out_call(t, i);
-		output_call_return(&oc,
-				   b->resumed ? b->resumed :
-						b->label + b->label_callee,
-				   f->had_args, sb_more.s, sb_ret.s);
+		output_call_return(&oc, resumed_name(f->plt), f->had_args,
+				   sb_more.s, sb_ret.s);
 	}
 	task_pop_frames(t, i);
 }

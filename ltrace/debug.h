@@ -10,8 +10,8 @@
 #include <stdio.h>
 
 enum debug_bit {
-	DEBUG_GENERAL = 01,   /* start-up and end: what is traced, how */
-	DEBUG_EVENTS = 010,   /* every report waitpid returns, decoded */
+	DEBUG_GENERAL = 01,	 /* start-up and end: what is traced, how */
+	DEBUG_EVENTS = 010,	 /* every report waitpid returns, decoded */
 	DEBUG_BREAKPOINTS = 020, /* breakpoints placed and removed */
 	DEBUG_LIBRARIES = 040,	 /* objects added and removed (dlopen) */
 	DEBUG_ALL = 077,

@@ -102,10 +102,12 @@ int main(int argc, char **argv)
 			status = 1;
 	if (!status && path && backend_launch(&o, path, o.argv) < 0)
 		status = 1;
-	if (!status)
+	if (!status) {
 		status = backend_run();
-	else
+		output_finish();
+	} else {
 		backend_cleanup();
+	}
 	debug_msg(DEBUG_GENERAL, "done, exit status %d", status);
 	protoset_free(ps);
 	free(path);

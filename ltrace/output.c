@@ -12,6 +12,7 @@
 
 #include "options.h"
 #include "strbuf.h"
+#include "summary.h"
 
 /* Flush when this much is buffered even if nobody waits for it. */
 #define FLUSH_AT (64 * 1024)
@@ -181,6 +182,13 @@ void output_flush(void)
 	out.flushed_col += buffered_width();
 	strbuf_reset(&out.buf);
 	out.line_start = 0;
+}
+
+void output_finish(void)
+{
+	if (out.summary)
+		summary_write(&out.buf);
+	output_flush();
 }
 
 void output_sync(void)

@@ -67,5 +67,9 @@ void output_line(pid_t pid, const char *fmt, ...)
 void output_sync(void);
 /* Write out everything. */
 void output_flush(void);
+/* The tracer is done (every tracee gone, or detached after a termination
+ * signal): with -c, write the summary table (summary.h); then write out
+ * everything. */
+void output_finish(void);
 
 #endif
