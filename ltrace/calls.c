@@ -3,8 +3,12 @@
 #include <stddef.h>
 
 #include "bpt.h"
+#include "callsite.h"
 #include "calltext.h"
+#include "jsonout.h"
 #include "lens.h"
+#include "library.h"
+#include "memsrc.h"
 #include "options.h"
 #include "output.h"
 #include "proc.h"
@@ -12,15 +16,18 @@
 #include "summary.h"
 
 static struct lens_limits limits;
-static bool summary; /* -c: calls are counted, not shown */
+static bool summary;	/* -c: calls are counted, not shown */
+static bool structured; /* --format: a call is shown whole at its end */
 static unsigned long next_id;
 static struct strbuf sb_args, sb_more, sb_ret;
+static struct arg_spans spans; /* --format: the arguments in sb_args */
 
 void calls_init(const struct options *o)
 {
 	limits.strlen = o->strlen;
 	limits.arraylen = o->arraylen;
 	summary = o->summary;
+	structured = !o->summary && o->format != FORMAT_TEXT;
 	strbuf_init(&sb_args);
 	strbuf_init(&sb_more);
 	strbuf_init(&sb_ret);
@@ -40,7 +47,99 @@ static void drop_unwound(struct task *t, uint64_t ret_sp)
 	while (n > 0 && t->frames[n - 1].ret_sp <= ret_sp &&
 	       ret_sp - t->frames[n - 1].ret_sp < SAME_STACK)
 		n--;
-	task_pop_frames(t, n);
+	call_abandon(t, n);
+}
+
+/* The name "<... name resumed>" shows for B's call. */
+static const char *resumed_name(const struct breakpoint *b)
+{
+	return b->resumed ? b->resumed : b->label + b->label_callee;
+}
+
+/* ---- --format: a call shown whole ---- */
+
+/* The soname of T's object that holds ADDR, or NULL. */
+static const char *object_at(const struct task *t, uint64_t addr)
+{
+	for (const struct library *l = process_mem(t->proc)->libs; l;
+	     l = l->next)
+		if (library_contains(l, addr))
+			return l->soname;
+	return NULL;
+}
+
+/* The object of the function B's call went to: an entry's own; through
+ * a GOT slot, the slot's target, read at the return stop, when lazy
+ * binding has filled it (CS NULL: not known). */
+static const char *callee_object(const struct task *t,
+				 const struct breakpoint *b,
+				 struct callsite *cs)
+{
+	if (b->kind == BPT_ENTRY)
+		return object_at(t, b->addr);
+	uint64_t target = 0;
+	if (!b->got || !cs ||
+	    memsrc_read(cs->mem, b->got, &target, sizeof(target)) !=
+		    sizeof(target))
+		return NULL;
+	return object_at(t, target);
+}
+
+/* T's call at index I, whole: the arguments in sb_args (SPANS), RET
+ * (NULL: it never returns), timed from its entry to this stop. */
+static void show_whole(struct task *t, size_t i, struct callsite *cs,
+		       const char *ret)
+{
+	const struct frame *f = &t->frames[i];
+	struct jsonout_call c = {
+		.pid = t->proc->pid,
+		.tid = t->tid,
+		.start = f->t_entry,
+		.end = output_now(),
+		.caller = object_at(t, f->ret),
+		.library = callee_object(t, f->plt, cs),
+		.function = resumed_name(f->plt),
+		.args = sb_args.s ? sb_args.s : "",
+		.spans = spans.at,
+		.nargs = spans.n,
+		.ret = ret,
+	};
+	output_call_done(&c);
+}
+
+/* T's call at index I never returns: shown whole without a return. */
+static void show_noreturn(struct task *t, size_t i)
+{
+	if (!structured || !t->frames[i].ct || !task_prints(t))
+		return;
+	strbuf_reset(&sb_args);
+	spans.n = 0;
+	calltext_kept(t->frames[i].ct, &sb_args, &spans);
+	show_whole(t, i, NULL, NULL);
+}
+
+void call_abandon(struct task *t, size_t i)
+{
+	for (size_t k = t->nframes; k-- > i;)
+		show_noreturn(t, k);
+	task_pop_frames(t, i);
+}
+
+/* T's call at index I returned, with the registers of CS. */
+static void show_return_whole(struct task *t, size_t i, struct callsite *cs)
+{
+	struct frame *f = &t->frames[i];
+	strbuf_reset(&sb_args);
+	strbuf_reset(&sb_more);
+	strbuf_reset(&sb_ret);
+	spans.n = 0;
+	calltext_kept(f->ct, &sb_args, &spans);
+	/* calltext_return_split releases the state. */
+	calltext_return_split(f->ct, cs, &sb_more, &sb_ret, &spans,
+			      sb_args.len);
+	f->ct = NULL;
+	strbuf_add(&sb_args, sb_more.s ? sb_more.s : "", sb_more.len);
+	show_whole(t, i, cs, sb_ret.s);
 }
 
 /* What the writer needs of T's pending call at index I. */
@@ -69,20 +168,21 @@ void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
 	if (!print || summary)
 		return;
 	strbuf_reset(&sb_args);
+	if (structured) {
+		f->ct = calltext_entry_split(&limits, b->proto, cs, &sb_args,
+					     &spans);
+		calltext_keep(f->ct, &sb_args, &spans);
+		return;
+	}
 	f->ct = calltext_entry(&limits, b->proto, cs, &sb_args);
 	f->had_args = sb_args.len > 0;
 	struct output_call oc = out_call(t, t->nframes - 1);
 	output_call_entry(&oc, b->label, sb_args.s);
 }
 
-/* The name "<... name resumed>" shows for B's call. */
-static const char *resumed_name(const struct breakpoint *b)
-{
-	return b->resumed ? b->resumed : b->label + b->label_callee;
-}
-
 void call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 {
+	call_abandon(t, i + 1);
 	struct frame *f = &t->frames[i];
 	if (print && summary) {
 		summary_account(resumed_name(f->plt),
@@ -97,7 +197,9 @@ void call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 		f->ct = calltext_entry(&limits, f->plt->proto, cs, &sb_args);
 		f->had_args = false;
 	}
-	if (print && f->ct) {
+	if (print && f->ct && structured) {
+		show_return_whole(t, i, cs);
+	} else if (print && f->ct) {
 		strbuf_reset(&sb_more);
 		strbuf_reset(&sb_ret);
 		/* calltext_return releases the state. */
@@ -152,6 +254,7 @@ void call_forget_range(struct task *t, uint64_t lo, uint64_t hi)
 		struct frame *f = &t->frames[i];
 		if (in_range(f->ret, lo, hi) ||
 		    in_range(f->plt->addr, lo, hi)) {
+			show_noreturn(t, i);
 			if (f->ct)
 				calltext_free(f->ct);
 			continue;

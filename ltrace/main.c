@@ -76,6 +76,14 @@ static int open_output(const struct options *o)
 	return fd;
 }
 
+/* Dying (error.h) detaches every tracee, then ends the trace: a chrome
+ * file stays valid JSON, -c's table is written. */
+static void die_cleanup(void)
+{
+	backend_cleanup();
+	output_finish();
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -92,7 +100,7 @@ int main(int argc, char **argv)
 	output_set_pid_prefix(o.follow || o.npids > 1 || (o.npids && path));
 	output_set_options(&o);
 	debug_init(o.debug);
-	error_set_cleanup(backend_cleanup);
+	error_set_cleanup(die_cleanup);
 	backend_init(&o, ps);
 	debug_msg(DEBUG_GENERAL, "%zu pids to attach, program %s", o.npids,
 		  path ? path : "none");

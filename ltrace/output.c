@@ -3,16 +3,21 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
 #include <wchar.h>
 
+#include "jsonout.h"
 #include "options.h"
 #include "strbuf.h"
 #include "summary.h"
+#include "utf8.h"
 
 /* Flush when this much is buffered even if nobody waits for it. */
 #define FLUSH_AT (64 * 1024)
@@ -33,12 +38,13 @@ static struct {
 	locale_t utf8; /* for wcwidth, whatever the tracer's locale */
 	bool utf8_tried;
 	/* The options that shape lines (output_set_options) */
-	int time_mode;	 /* -t, -tt, -ttt */
-	bool relative;	 /* -r */
-	bool time_spent; /* -T */
-	bool show_ip;	 /* -i */
-	int indent;	 /* -n */
-	bool summary;	 /* -c: no lines */
+	int time_mode;		   /* -t, -tt, -ttt */
+	bool relative;		   /* -r */
+	bool time_spent;	   /* -T */
+	bool show_ip;		   /* -i */
+	int indent;		   /* -n */
+	bool summary;		   /* -c: no lines */
+	enum output_format format; /* --format: JSON through jsonout.h */
 	bool need_mono;
 	/* The clocks at the current stop (output_clock) */
 	uint64_t mono;	      /* CLOCK_MONOTONIC, ns */
@@ -46,30 +52,6 @@ static struct {
 	uint64_t last_line;   /* -r: mono at the previous line, 0 before */
 	uint64_t stop_ip;     /* -i on lines that are not calls */
 } out;
-
-/* The length of the UTF-8 sequence at S (N bytes available) and its code
- * point in *CP; 0 when S does not start a valid one (a stray byte, an
- * overlong form, a surrogate, past U+10FFFF, or cut short). */
-static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	size_t len = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 :
-		     s[0] >= 0xe0 && s[0] <= 0xef ? 3 :
-		     s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 :
-						    0;
-	if (!len || len > n)
-		return 0;
-	uint32_t c = s[0] & (0x7f >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	static const uint32_t least[] = { 0, 0, 0x80, 0x800, 0x10000 };
-	if (c < least[len] || c > 0x10ffff || (c >= 0xd800 && c < 0xe000))
-		return 0;
-	*cp = c;
-	return len;
-}
 
 /* Columns a code point takes: wcwidth's in the C.UTF-8 locale (2 for
  * wide CJK, 0 for combining marks), 1 for what it does not know or
@@ -130,6 +112,11 @@ void output_set_pid_prefix(bool on)
 	out.pid_prefix = on;
 }
 
+static uint64_t ns_of(const struct timespec *ts)
+{
+	return (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;
+}
+
 void output_set_options(const struct options *o)
 {
 	out.time_mode = o->time_mode;
@@ -138,14 +125,15 @@ void output_set_options(const struct options *o)
 	out.show_ip = o->show_ip;
 	out.indent = o->indent;
 	out.summary = o->summary;
+	out.format = o->summary ? FORMAT_TEXT : o->format;
 	out.need_mono = o->relative || o->time_spent || o->summary ||
 			o->format != FORMAT_TEXT;
 	output_clock();
-}
-
-static uint64_t ns_of(const struct timespec *ts)
-{
-	return (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;
+	if (out.format != FORMAT_TEXT) {
+		struct timespec wall;
+		clock_gettime(CLOCK_REALTIME, &wall);
+		jsonout_begin(&out.buf, out.format, out.mono, ns_of(&wall));
+	}
 }
 
 void output_clock(void)
@@ -188,6 +176,9 @@ void output_finish(void)
 {
 	if (out.summary)
 		summary_write(&out.buf);
+	if (out.format != FORMAT_TEXT)
+		jsonout_end(&out.buf);
+	out.format = FORMAT_TEXT;
 	output_flush();
 }
 
@@ -316,14 +307,104 @@ void output_call_return(const struct output_call *c, const char *name,
 	end_line();
 }
 
+/* --format: a finished event; written out as a text line would be. */
+static void end_event(void)
+{
+	if (out.buf.len >= FLUSH_AT)
+		output_flush();
+}
+
+void output_call_done(const struct jsonout_call *c)
+{
+	jsonout_call(&out.buf, c);
+	end_event();
+}
+
+/* --format: the event E of task TID of process PID at this stop. */
+static void add_event(pid_t pid, pid_t tid, struct jsonout_event e)
+{
+	e.pid = pid;
+	e.tid = tid;
+	e.when = out.mono;
+	jsonout_event(&out.buf, &e);
+	end_event();
+}
+
 void output_line(pid_t pid, const char *fmt, ...)
 {
 	if (out.summary)
 		return;
-	begin_line(pid, out.stop_ip, 0);
+	struct strbuf sb;
+	strbuf_init(&sb);
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_vaddf(&out.buf, fmt, ap);
+	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	end_line();
+	if (out.format != FORMAT_TEXT) {
+		add_event(pid, pid,
+			  (struct jsonout_event){ .event = "line",
+						  .key = "text",
+						  .value = sb.s });
+	} else {
+		begin_line(pid, out.stop_ip, 0);
+		strbuf_add(&out.buf, sb.s, sb.len);
+		end_line();
+	}
+	strbuf_destroy(&sb);
+}
+
+/* "SIGSEGV", or "SIG99" for a number without a name. */
+static const char *signame(int sig, char buf[static 16])
+{
+	const char *n = sigabbrev_np(sig);
+	if (n)
+		snprintf(buf, 16, "SIG%s", n);
+	else
+		snprintf(buf, 16, "SIG%d", sig);
+	return buf;
+}
+
+void output_signal(pid_t pid, pid_t tid, int sig)
+{
+	char name[16];
+	signame(sig, name);
+	if (out.format != FORMAT_TEXT)
+		add_event(pid, tid,
+			  (struct jsonout_event){ .event = "signal",
+						  .key = "signal",
+						  .value = name });
+	else
+		output_line(tid, "--- %s (%s) ---", name, strsignal(sig));
+}
+
+void output_exited(pid_t pid, pid_t tid, int status)
+{
+	if (out.format != FORMAT_TEXT)
+		add_event(pid, tid,
+			  (struct jsonout_event){ .event = "exit",
+						  .has_status = true,
+						  .status = status });
+	else
+		output_line(tid, "+++ exited (status %d) +++", status);
+}
+
+void output_killed(pid_t pid, pid_t tid, int sig)
+{
+	char name[16];
+	signame(sig, name);
+	if (out.format != FORMAT_TEXT)
+		add_event(pid, tid,
+			  (struct jsonout_event){ .event = "killed",
+						  .key = "signal",
+						  .value = name });
+	else
+		output_line(tid, "+++ killed by %s +++", name);
+}
+
+void output_exec(pid_t pid, pid_t tid)
+{
+	if (out.format != FORMAT_TEXT)
+		add_event(pid, tid, (struct jsonout_event){ .event = "exec" });
+	else
+		output_line(tid, "--- Called exec() ---");
 }

@@ -12,6 +12,8 @@
 
 #include "forward.h"
 
+struct jsonout_call;
+
 /* FD receives the trace.  ALIGN (-a): a call line is padded with spaces
  * to column ALIGN - 2 before " = ", as ltrace does; columns are display
  * width (UTF-8 text by wcwidth, so wide strings do not shift the column),
@@ -59,9 +61,22 @@ void output_call_entry(const struct output_call *c, const char *name,
  * padding, " = " and RET; with -T, " <seconds>" since its entry. */
 void output_call_return(const struct output_call *c, const char *name,
 			bool entry_had_args, const char *more, const char *ret);
-/* A whole line (signals, exit status, exec). */
+/* --format=json or chrome: call C, whole, once it returned or was found
+ * never to return (jsonout.h). */
+void output_call_done(const struct jsonout_call *c);
+/* A whole line of task PID; with --format, an event "line" with the
+ * text. */
 void output_line(pid_t pid, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Task TID of process PID got signal SIG: "--- SIGUSR1 (User defined
+ * signal 1) ---", or a "signal" event. */
+void output_signal(pid_t pid, pid_t tid, int sig);
+/* It exited with STATUS: "+++ exited (status 0) +++", or "exit". */
+void output_exited(pid_t pid, pid_t tid, int status);
+/* Signal SIG killed it: "+++ killed by SIGSEGV +++", or "killed". */
+void output_killed(pid_t pid, pid_t tid, int sig);
+/* It called exec: "--- Called exec() ---", or "exec". */
+void output_exec(pid_t pid, pid_t tid);
 /* Before the tracer blocks: write out if EAGER_FLUSH, or if much is
  * buffered. */
 void output_sync(void);

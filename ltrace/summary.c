@@ -97,8 +97,8 @@ void summary_write(struct strbuf *out)
 		add_row(out, v[i], us);
 	strbuf_addstr(out, dashes);
 	strbuf_addf(out, "100.00 %4lu.%06lu             %9lu total\n",
-		    (unsigned long)(us / 1000000), (unsigned long)(us % 1000000),
-		    (unsigned long)calls);
+		    (unsigned long)(us / 1000000),
+		    (unsigned long)(us % 1000000), (unsigned long)calls);
 	for (size_t i = 0; i < n; i++) {
 		free(v[i]->name);
 		free(v[i]);

@@ -302,18 +302,6 @@ static bool on_trap(struct task *t)
 
 /* ---- signals and status lines ---- */
 
-static const char *signame(int sig)
-{
-	static char buf[16];
-	const char *n = sigabbrev_np(sig);
-	if (n) {
-		snprintf(buf, sizeof(buf), "SIG%s", n);
-		return buf;
-	}
-	snprintf(buf, sizeof(buf), "SIG%d", sig);
-	return buf;
-}
-
 /* -i on a line that is not a call: the address T stopped at (one
  * GETREGS, only with -i). */
 static void note_ip(struct task *t)
@@ -327,8 +315,7 @@ static void on_signal(struct task *t, int sig)
 {
 	note_ip(t);
 	if (task_prints(t) && !opts->no_signals)
-		output_line(t->tid, "--- %s (%s) ---", signame(sig),
-			    strsignal(sig));
+		output_signal(t->proc->pid, t->tid, sig);
 	tracee_resume(t, sig);
 }
 
@@ -336,13 +323,13 @@ static void on_exit_status(struct task *t, const struct tracee_event *ev)
 {
 	bool leader = t->proc && t->tid == t->proc->pid;
 	output_set_ip(UINT64_MAX); /* ltrace's -i shows -1 */
+	if (t->proc)
+		call_abandon(t, 0);
 	if ((leader || opts->follow) && t->proc && task_prints(t)) {
 		if (ev->kind == TRACEE_EXITED)
-			output_line(t->tid, "+++ exited (status %d) +++",
-				    ev->code);
+			output_exited(t->proc->pid, t->tid, ev->code);
 		else
-			output_line(t->tid, "+++ killed by %s +++",
-				    signame(ev->sig));
+			output_killed(t->proc->pid, t->tid, ev->sig);
 	}
 	if (t->tid == attach_launched_pid())
 		main_status = ev->kind == TRACEE_EXITED ? ev->code :
