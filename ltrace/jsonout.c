@@ -108,8 +108,10 @@ void jsonout_begin(struct strbuf *out, enum output_format f, uint64_t mono,
 	js.format = f;
 	js.mono0 = mono;
 	js.wall0 = wall;
+	js.any = false;
 	if (f == FORMAT_CHROME)
-		strbuf_addstr(out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+		strbuf_addstr(
+			out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
 }
 
 void jsonout_end(struct strbuf *out)

@@ -23,7 +23,7 @@
 /* One traced call, whole (it returned, or never will). */
 struct jsonout_call {
 	pid_t pid, tid;
-	uint64_t start, end; /* the entry stop; the return stop, or when
+	uint64_t start, end;  /* the entry stop; the return stop, or when
 				the call was found never to return */
 	const char *caller;   /* the object it was called from, or NULL */
 	const char *library;  /* the object of the function, or NULL */
