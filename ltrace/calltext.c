@@ -144,6 +144,21 @@ static struct fmt_ctx lens_ctx_of(struct calltext *ct, struct callsite *cs,
 	};
 }
 
+/* Where a pack's arguments go: each separator between two of them
+ * closes the open span (the pack's last) and opens the next. */
+struct pack_spans {
+	struct arg_spans *spans;
+	size_t base;
+};
+
+static void pack_sep(void *data, size_t sep, size_t next)
+{
+	struct pack_spans *ps = data;
+	struct arg_spans *s = ps->spans;
+	s->at[2 * s->n - 1] = ps->base + sep;
+	span_push(s, next, next, ps->base);
+}
+
 /* Show parameters [FROM, TO) into OUT; where each went into SPANS
  * (offsets plus BASE) if not NULL. */
 static void show_params(struct calltext *ct, struct callsite *cs, size_t from,
@@ -164,11 +179,20 @@ static void show_params(struct calltext *ct, struct callsite *cs, size_t from,
 		c.fetch = t->kind == TYPE_PACK && ct->pack ?
 				  fetch_clone(ct->pack) :
 				  NULL;
+		/* The span is open (its end is set after the render) so that
+		 * a pack can split it at its separators. */
+		struct pack_spans ps = { spans, base };
+		if (spans) {
+			span_push(spans, start, start, base);
+			c.on_pack_sep = pack_sep;
+			c.pack_sep_data = &ps;
+		}
 		lens_render(&c, &v);
+		c.on_pack_sep = NULL;
 		if (c.fetch)
 			fetch_free(c.fetch);
 		if (spans)
-			span_push(spans, start, out->len, base);
+			spans->at[2 * spans->n - 1] = base + out->len;
 	}
 }
 

@@ -29,7 +29,8 @@ static void test_json(void)
 	strbuf_init(&sb);
 	jsonout_begin(&sb, FORMAT_JSON, 1000000, 5000000000);
 	jsonout_call(&sb, &call);
-	jsonout_event(&sb, &(struct jsonout_event){ .pid = 10, .tid = 11,
+	jsonout_event(&sb, &(struct jsonout_event){ .pid = 10,
+						    .tid = 11,
 						    .when = 1003000,
 						    .event = "exit",
 						    .has_status = true,
@@ -54,21 +55,23 @@ static void test_chrome(void)
 	struct jsonout_call noret = call;
 	noret.ret = NULL;
 	jsonout_call(&sb, &noret);
-	jsonout_event(&sb, &(struct jsonout_event){ .pid = 10, .tid = 11,
+	jsonout_event(&sb, &(struct jsonout_event){ .pid = 10,
+						    .tid = 11,
 						    .when = 1003000,
 						    .event = "signal",
 						    .key = "signal",
 						    .value = "SIGUSR1" });
 	jsonout_end(&sb);
-	CHECK_STR(sb.s,
-		  "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
-		  "{\"cat\":\"noreturn\",\"pid\":10,\"tid\":11,\"name\":\"f\","
-		  "\"ph\":\"X\",\"ts\":2.500,\"dur\":1.500,"
-		  "\"args\":{\"returned\":false,\"caller\":\"prog\","
-		  "\"library\":null,\"args\":[\"\\\"a\\u0009b\\\"\",\"7\"]}},\n"
-		  "{\"cat\":\"signal\",\"pid\":10,\"tid\":11,"
-		  "\"name\":\"SIGUSR1\",\"ph\":\"i\",\"s\":\"t\",\"ts\":3.000}\n"
-		  "]}\n");
+	CHECK_STR(
+		sb.s,
+		"{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
+		"{\"cat\":\"noreturn\",\"pid\":10,\"tid\":11,\"name\":\"f\","
+		"\"ph\":\"X\",\"ts\":2.500,\"dur\":1.500,"
+		"\"args\":{\"returned\":false,\"caller\":\"prog\","
+		"\"library\":null,\"args\":[\"\\\"a\\u0009b\\\"\",\"7\"]}},\n"
+		"{\"cat\":\"signal\",\"pid\":10,\"tid\":11,"
+		"\"name\":\"SIGUSR1\",\"ph\":\"i\",\"s\":\"t\",\"ts\":3.000}\n"
+		"]}\n");
 	strbuf_destroy(&sb);
 }
 

@@ -17,15 +17,16 @@ static void test_table(void)
 	struct strbuf sb;
 	strbuf_init(&sb);
 	summary_write(&sb);
-	CHECK_STR(sb.s,
-		  "% time     seconds  usecs/call     calls      function\n"
-		  "------ ----------- ----------- --------- --------------------\n"
-		  " 74.99    0.300000      150000         2 usleep\n"
-		  " 24.99    0.100000      100000         1 nanosleep\n"
-		  "  0.00    0.000003           1         2 strlen\n"
-		  "  0.00    0.000002           2         1 strcmp\n"
-		  "------ ----------- ----------- --------- --------------------\n"
-		  "100.00    0.400005                     6 total\n");
+	CHECK_STR(
+		sb.s,
+		"% time     seconds  usecs/call     calls      function\n"
+		"------ ----------- ----------- --------- --------------------\n"
+		" 74.99    0.300000      150000         2 usleep\n"
+		" 24.99    0.100000      100000         1 nanosleep\n"
+		"  0.00    0.000003           1         2 strlen\n"
+		"  0.00    0.000002           2         1 strcmp\n"
+		"------ ----------- ----------- --------- --------------------\n"
+		"100.00    0.400005                     6 total\n");
 	strbuf_destroy(&sb);
 }
 
@@ -35,11 +36,12 @@ static void test_empty(void)
 	struct strbuf sb;
 	strbuf_init(&sb);
 	summary_write(&sb);
-	CHECK_STR(sb.s,
-		  "% time     seconds  usecs/call     calls      function\n"
-		  "------ ----------- ----------- --------- --------------------\n"
-		  "------ ----------- ----------- --------- --------------------\n"
-		  "100.00    0.000000                     0 total\n");
+	CHECK_STR(
+		sb.s,
+		"% time     seconds  usecs/call     calls      function\n"
+		"------ ----------- ----------- --------- --------------------\n"
+		"------ ----------- ----------- --------- --------------------\n"
+		"100.00    0.000000                     0 total\n");
 	strbuf_destroy(&sb);
 }
 
