@@ -68,21 +68,34 @@ static const char *object_at(const struct task *t, uint64_t addr)
 	return NULL;
 }
 
-/* The object of the function B's call went to: an entry's own; through
- * a GOT slot, the slot's target, read at the return stop, when lazy
- * binding has filled it (CS NULL: not known). */
-static const char *callee_object(const struct task *t,
-				 const struct breakpoint *b,
-				 struct callsite *cs)
+/* What B's GOT slot holds at stop CS, 0 if unknown (an entry has
+ * none).  At a stub's entry the slot's page was read already. */
+static uint64_t got_target(const struct breakpoint *b, struct callsite *cs)
 {
-	if (b->kind == BPT_ENTRY)
-		return object_at(t, b->addr);
 	uint64_t target = 0;
-	if (!b->got || !cs ||
+	if (b->kind == BPT_ENTRY || !b->got || !cs ||
 	    memsrc_read(cs->mem, b->got, &target, sizeof(target)) !=
 		    sizeof(target))
-		return NULL;
-	return object_at(t, target);
+		return 0;
+	return target;
+}
+
+/* The object of the function T's call F went to: an entry's own; else
+ * its GOT slot's target, as read at the entry, or at this stop CS when
+ * the slot then still led back into the caller's object (lazy binding:
+ * bound by the return). */
+static const char *callee_object(const struct task *t, const struct frame *f,
+				 struct callsite *cs)
+{
+	const struct breakpoint *b = f->plt;
+	if (b->kind == BPT_ENTRY)
+		return object_at(t, b->addr);
+	const char *o = f->target ? object_at(t, f->target) : NULL;
+	if (!o || o == object_at(t, b->addr)) {
+		uint64_t now = got_target(b, cs);
+		o = now ? object_at(t, now) : NULL;
+	}
+	return o;
 }
 
 /* T's call at index I, whole: the arguments in sb_args (SPANS), RET
@@ -97,7 +110,7 @@ static void show_whole(struct task *t, size_t i, struct callsite *cs,
 		.start = f->t_entry,
 		.end = output_now(),
 		.caller = object_at(t, f->ret),
-		.library = callee_object(t, f->plt, cs),
+		.library = callee_object(t, f, cs),
 		.function = resumed_name(f->plt),
 		.args = sb_args.s ? sb_args.s : "",
 		.spans = spans.at,
@@ -172,6 +185,7 @@ void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
 		f->ct = calltext_entry_split(&limits, b->proto, cs, &sb_args,
 					     &spans);
 		calltext_keep(f->ct, &sb_args, &spans);
+		f->target = got_target(b, cs);
 		return;
 	}
 	f->ct = calltext_entry(&limits, b->proto, cs, &sb_args);
