@@ -10,6 +10,7 @@
  * a child process writing to a pipe, and the parent compares the whole
  * text. */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "options.h"
 #include "output.h"
 
 /* How the writer is set up, as main.c does from the options. */
@@ -250,6 +252,36 @@ static void test_pid_prefix(void)
 		  "101 <... sleep resumed> ) = 4\n");
 }
 
+/* -i and -n: a call's return address and its depth; a status line's
+ * address is the stop's, and it is not indented. */
+static void ip_indent(void)
+{
+	struct options o = { .show_ip = true, .indent = 3 };
+	output_set_options(&o);
+	struct output_call outer = { .tid = 101, .id = 1, .ret = 0x1000 };
+	struct output_call inner = {
+		.tid = 101, .id = 2, .ret = 0x2000, .depth = 1
+	};
+	output_call_entry(&outer, "qsort", "0x1");
+	output_call_entry(&inner, "strcmp", "\"b\"");
+	output_call_return(&inner, "strcmp", true, "", "1");
+	output_set_ip(0x3000);
+	output_line(101, "--- SIGALRM (Alarm clock) ---");
+	output_call_return(&outer, "qsort", true, "", "<void>");
+	output_set_ip(UINT64_MAX);
+	output_exited(101, 101, 0);
+}
+
+static void test_ip_indent(void)
+{
+	CHECK_STR(trace(&plain, ip_indent),
+		  "[0x1000] qsort(0x1 <unfinished ...>\n"
+		  "[0x2000]    strcmp(\"b\") = 1\n"
+		  "[0x3000] --- SIGALRM (Alarm clock) ---\n"
+		  "[0x1000] <... qsort resumed> ) = <void>\n"
+		  "[0xffffffffffffffff] +++ exited (status 0) +++\n");
+}
+
 /* output_sync before the tracer blocks: writes at once only output
  * shared with the tracee, whose own writes must come after it. */
 static void sync_then_write(void)
@@ -276,6 +308,7 @@ int main(void)
 	test_align();
 	test_width();
 	test_pid_prefix();
+	test_ip_indent();
 	test_sync();
 	return check_exit();
 }
