@@ -174,10 +174,12 @@ void output_flush(void)
 
 void output_finish(void)
 {
+	/* Once: dying after the end must not write a second table. */
 	if (out.summary)
 		summary_write(&out.buf);
 	if (out.format != FORMAT_TEXT)
 		jsonout_end(&out.buf);
+	out.summary = false;
 	out.format = FORMAT_TEXT;
 	output_flush();
 }
