@@ -36,8 +36,12 @@ void emit_end(struct fmt_ctx *c, enum emit_group g, bool more)
 
 void emit_sep(struct fmt_ctx *c, enum emit_group g, size_t idx)
 {
-	if (idx)
-		strbuf_addstr(c->sb, groups[g].sep);
+	if (!idx)
+		return;
+	size_t at = c->sb->len;
+	strbuf_addstr(c->sb, groups[g].sep);
+	if (g == EMIT_ARGS && c->on_pack_sep)
+		c->on_pack_sep(c->pack_sep_data, at, c->sb->len);
 }
 
 void emit_text(struct fmt_ctx *c, const char *s)

@@ -50,7 +50,12 @@ struct fmt_ctx {
 	size_t depth;	   /* arrays and structs by value */
 	size_t budget_end; /* stop at this sb->len; 0: never */
 	bool cut;	   /* stopped: "..." written */
-	size_t nptrs;	   /* pointers being dereferenced */
+	/* If set, called by emit_sep between two arguments of a pack, with
+	 * where the separator starts and ends in SB (--format splits a
+	 * printf-style pack into its arguments: ltrace/calltext.c). */
+	void (*on_pack_sep)(void *data, size_t sep, size_t next);
+	void *pack_sep_data;
+	size_t nptrs; /* pointers being dereferenced */
 	uint64_t ptrs[LENS_MAX_DEPTH];
 	const struct type *ptr_types[LENS_MAX_DEPTH];
 };

@@ -6,20 +6,29 @@
 #include "bpt.h"
 #include "callsite.h"
 #include "calltext.h"
+#include "jsonout.h"
 #include "lens.h"
+#include "library.h"
+#include "memsrc.h"
 #include "options.h"
 #include "output.h"
 #include "proc.h"
 #include "strbuf.h"
+#include "summary.h"
 
 static struct lens_limits limits;
+static bool summary;	/* -c: calls are counted, not shown */
+static bool structured; /* --format: a call is shown whole at its end */
 static unsigned long next_id;
 static struct strbuf sb_args, sb_more, sb_ret;
+static struct arg_spans spans; /* --format: the arguments in sb_args */
 
 void calls_init(const struct options *o)
 {
 	limits.strlen = o->strlen;
 	limits.arraylen = o->arraylen;
+	summary = o->summary;
+	structured = !o->summary && o->format != FORMAT_TEXT;
 	strbuf_init(&sb_args);
 	strbuf_init(&sb_more);
 	strbuf_init(&sb_ret);
@@ -39,7 +48,160 @@ static void drop_unwound(struct task *t, uint64_t ret_sp)
 	while (n > 0 && t->frames[n - 1].ret_sp <= ret_sp &&
 	       ret_sp - t->frames[n - 1].ret_sp < SAME_STACK)
 		n--;
-	task_pop_frames(t, n);
+	call_abandon(t, n);
+}
+
+/* The name "<... name resumed>" shows for B's call. */
+static const char *resumed_name(const struct breakpoint *b)
+{
+	return b->resumed ? b->resumed : b->label + b->label_callee;
+}
+
+/* ---- --format: a call shown whole ---- */
+
+/* The soname of T's object that holds ADDR, or NULL. */
+static const char *object_at(const struct task *t, uint64_t addr)
+{
+	for (const struct library *l = process_mem(t->proc)->libs; l;
+	     l = l->next)
+		if (library_contains(l, addr))
+			return l->soname;
+	return NULL;
+}
+
+/* What B's GOT slot holds at stop CS, 0 if unknown (an entry has
+ * none).  At a stub's entry the slot's page was read already. */
+static uint64_t got_target(const struct breakpoint *b, struct callsite *cs)
+{
+	uint64_t target = 0;
+	if (b->kind == BPT_ENTRY || !b->got || !cs ||
+	    memsrc_read(cs->mem, b->got, &target, sizeof(target)) !=
+		    sizeof(target))
+		return 0;
+	return target;
+}
+
+/* The object of the function T's call F went to: an entry's own; else
+ * its GOT slot's target, as read at the entry, or at this stop CS when
+ * the slot then still led back into the caller's object (lazy binding:
+ * bound by the return). */
+static const char *callee_object(const struct task *t, const struct frame *f,
+				 struct callsite *cs)
+{
+	const struct breakpoint *b = f->plt;
+	if (b->kind == BPT_ENTRY)
+		return object_at(t, b->addr);
+	const char *o = f->target ? object_at(t, f->target) : NULL;
+	if (!o || o == object_at(t, b->addr)) {
+		uint64_t now = got_target(b, cs);
+		o = now ? object_at(t, now) : NULL;
+	}
+	return o;
+}
+
+/* The name and message of errno E after a failed system call; the codes
+ * of a syscall interrupted by a signal, which only a tracer sees (the
+ * kernel's include/linux/errno.h), as strace names them.  False when E
+ * has no name. */
+static bool error_name(int e, const char **name, const char **msg)
+{
+	static const char *const restart[][2] = {
+		{ "ERESTARTSYS", "To be restarted if SA_RESTART is set" },
+		{ "ERESTARTNOINTR", "To be restarted" },
+		{ "ERESTARTNOHAND", "To be restarted if no handler" },
+		{ "ENOIOCTLCMD", "No ioctl command" },
+		{ "ERESTART_RESTARTBLOCK", "Interrupted by signal" },
+	};
+	*name = strerrorname_np(e);
+	*msg = *name ? strerror(e) : NULL;
+	if (!*name && e >= 512 && e < 512 + 5) {
+		*name = restart[e - 512][0];
+		*msg = restart[e - 512][1];
+	}
+	return *name != NULL;
+}
+
+/* " ENOENT (No such file or directory)" after a failed system call's
+ * value. */
+static void add_error(struct strbuf *sb, int e)
+{
+	const char *name, *msg;
+	if (error_name(e, &name, &msg))
+		strbuf_addf(sb, " %s (%s)", name, msg);
+}
+
+/* T's call at index I, whole: the arguments in sb_args (SPANS), RET
+ * (NULL: it never returns), timed from its entry to this stop. */
+static void show_whole(struct task *t, size_t i, struct callsite *cs,
+		       const char *ret)
+{
+	const struct frame *f = &t->frames[i];
+	struct jsonout_call c = {
+		.pid = t->proc->pid,
+		.tid = t->tid,
+		.start = f->t_entry,
+		.end = output_now(),
+		.caller = object_at(t, f->ret),
+		.library = callee_object(t, f, cs),
+		.function = resumed_name(f->plt),
+		.args = sb_args.s ? sb_args.s : "",
+		.spans = spans.at,
+		.nargs = spans.n,
+		.ret = ret,
+		.error = cs ? cs->error : 0,
+	};
+	const char *msg;
+	if (c.error)
+		(void)error_name(c.error, &c.errname, &msg);
+	output_call_done(&c);
+}
+
+/* T's call at index I never returns: shown whole without a return. */
+static void show_noreturn(struct task *t, size_t i)
+{
+	if (!structured || !t->frames[i].ct || !task_prints(t))
+		return;
+	strbuf_reset(&sb_args);
+	spans.n = 0;
+	calltext_kept(t->frames[i].ct, &sb_args, &spans);
+	show_whole(t, i, NULL, NULL);
+}
+
+void call_abandon(struct task *t, size_t i)
+{
+	for (size_t k = t->nframes; k-- > i;)
+		show_noreturn(t, k);
+	task_pop_frames(t, i);
+}
+
+/* T's call at index I returned, with the registers of CS. */
+static void show_return_whole(struct task *t, size_t i, struct callsite *cs)
+{
+	struct frame *f = &t->frames[i];
+	strbuf_reset(&sb_args);
+	strbuf_reset(&sb_more);
+	strbuf_reset(&sb_ret);
+	spans.n = 0;
+	calltext_kept(f->ct, &sb_args, &spans);
+	/* calltext_return_split releases the state. */
+	calltext_return_split(f->ct, cs, &sb_more, &sb_ret, &spans,
+			      sb_args.len);
+	f->ct = NULL;
+	strbuf_add(&sb_args, sb_more.s ? sb_more.s : "", sb_more.len);
+	show_whole(t, i, cs, sb_ret.s);
+}
+
+/* What the writer needs of T's pending call at index I. */
+static struct output_call out_call(const struct task *t, size_t i)
+{
+	const struct frame *f = &t->frames[i];
+	return (struct output_call){
+		.tid = t->tid,
+		.id = f->id,
+		.ret = f->ret,
+		.depth = i,
+		.t_entry = f->t_entry,
+	};
 }
 
 void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
@@ -51,39 +213,34 @@ void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
 	f->ret_sp = ret_sp;
 	f->plt = b;
 	f->id = ++next_id;
-	if (!print)
+	f->t_entry = output_now();
+	if (!print || summary)
 		return;
 	strbuf_reset(&sb_args);
+	if (structured) {
+		f->ct = calltext_entry_split(&limits, b->proto, cs, &sb_args,
+					     &spans);
+		calltext_keep(f->ct, &sb_args, &spans);
+		f->target = got_target(b, cs);
+		return;
+	}
 	f->ct = calltext_entry(&limits, b->proto, cs, &sb_args);
 	f->had_args = sb_args.len > 0;
-	output_call_entry(t->tid, f->id, b->label, sb_args.s);
-}
-
-/* " ENOENT (No such file or directory)" after a failed system call's
- * value; the codes of a syscall interrupted by a signal, which only a
- * tracer sees (the kernel's include/linux/errno.h), as strace names
- * them. */
-static void add_error(struct strbuf *sb, int e)
-{
-	static const char *const restart[][2] = {
-		{ "ERESTARTSYS", "To be restarted if SA_RESTART is set" },
-		{ "ERESTARTNOINTR", "To be restarted" },
-		{ "ERESTARTNOHAND", "To be restarted if no handler" },
-		{ "ENOIOCTLCMD", "No ioctl command" },
-		{ "ERESTART_RESTARTBLOCK", "Interrupted by signal" },
-	};
-	const char *name = strerrorname_np(e);
-	if (name)
-		strbuf_addf(sb, " %s (%s)", name, strerror(e));
-	else if (e >= 512 && e < 512 + 5)
-		strbuf_addf(sb, " %s (%s)", restart[e - 512][0],
-			    restart[e - 512][1]);
+	struct output_call oc = out_call(t, t->nframes - 1);
+	output_call_entry(&oc, b->label, sb_args.s);
 }
 
 bool call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 {
+	call_abandon(t, i + 1);
 	struct frame *f = &t->frames[i];
 	bool shown = false;
+	if (print && summary) {
+		summary_account(resumed_name(f->plt),
+				output_now() - f->t_entry);
+		task_pop_frames(t, i);
+		return false;
+	}
 	if (print && !f->ct && f->inherited) {
 		/* Its arguments were shown by the parent: only the return
 		 * value matters, so the state is built from the return. */
@@ -91,7 +248,9 @@ bool call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 		f->ct = calltext_entry(&limits, f->plt->proto, cs, &sb_args);
 		f->had_args = false;
 	}
-	if (print && f->ct) {
+	if (print && f->ct && structured) {
+		show_return_whole(t, i, cs);
+	} else if (print && f->ct) {
 		strbuf_reset(&sb_more);
 		strbuf_reset(&sb_ret);
 		/* calltext_return releases the state. */
@@ -99,11 +258,9 @@ bool call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 		f->ct = NULL;
 		if (cs->error)
 			add_error(&sb_ret, cs->error);
-		const struct breakpoint *b = f->plt;
-		output_call_return(t->tid, f->id,
-				   b->resumed ? b->resumed :
-						b->label + b->label_callee,
-				   f->had_args, sb_more.s, sb_ret.s);
+		struct output_call oc = out_call(t, i);
+		output_call_return(&oc, resumed_name(f->plt), f->had_args,
+				   sb_more.s, sb_ret.s);
 		shown = true;
 	}
 	task_pop_frames(t, i);
@@ -152,6 +309,7 @@ void call_forget_range(struct task *t, uint64_t lo, uint64_t hi)
 		struct frame *f = &t->frames[i];
 		if (in_range(f->ret, lo, hi) ||
 		    in_range(f->plt->addr, lo, hi)) {
+			show_noreturn(t, i);
 			if (f->ct)
 				calltext_free(f->ct);
 			continue;

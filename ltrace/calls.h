@@ -23,6 +23,11 @@ void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
  * whether a return line was written (what a backtrace follows, -w). */
 bool call_return(struct task *t, size_t i, struct callsite *cs, bool print);
 
+/* T's pending calls from frame index I up will never return (an exit,
+ * an exec, an unwinding): with --format each is shown whole, without a
+ * return value; then they are popped. */
+void call_abandon(struct task *t, size_t i);
+
 /* CHILD was forked by PARENT inside its pending calls: give it copies of
  * them (returns in the child print as "<... name resumed>"), with their
  * breakpoints looked up in BPTS, the child's table. */

@@ -24,7 +24,29 @@ struct calltext {
 	unsigned char *ret;
 	bool have_ret;
 	struct expr_env env;
+	/* calltext_keep: the entry's text and argument spans */
+	char *kept;
+	struct arg_spans kept_spans;
 };
+
+void calltext_spans_destroy(struct arg_spans *s)
+{
+	free(s->at);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Note argument [START, END) of its buffer, offsets plus BASE. */
+static void span_push(struct arg_spans *s, size_t start, size_t end,
+		      size_t base)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 8;
+		s->at = xreallocarray(s->at, 2 * s->cap, sizeof(*s->at));
+	}
+	s->at[2 * s->n] = base + start;
+	s->at[2 * s->n + 1] = base + end;
+	s->n++;
+}
 
 /* Functions without a prototype: long f(long, long, long, long), shown
  * through the guess lens.  Built once. */
@@ -122,8 +144,26 @@ static struct fmt_ctx lens_ctx_of(struct calltext *ct, struct callsite *cs,
 	};
 }
 
+/* Where a pack's arguments go: each separator between two of them
+ * closes the open span (the pack's last) and opens the next. */
+struct pack_spans {
+	struct arg_spans *spans;
+	size_t base;
+};
+
+static void pack_sep(void *data, size_t sep, size_t next)
+{
+	struct pack_spans *ps = data;
+	struct arg_spans *s = ps->spans;
+	s->at[2 * s->n - 1] = ps->base + sep;
+	span_push(s, next, next, ps->base);
+}
+
+/* Show parameters [FROM, TO) into OUT; where each went into SPANS
+ * (offsets plus BASE) if not NULL. */
 static void show_params(struct calltext *ct, struct callsite *cs, size_t from,
-			size_t to, struct strbuf *out)
+			size_t to, struct strbuf *out, struct arg_spans *spans,
+			size_t base)
 {
 	struct fmt_ctx c = lens_ctx_of(ct, cs, out);
 	size_t idx = 0;
@@ -134,19 +174,39 @@ static void show_params(struct calltext *ct, struct callsite *cs, size_t from,
 		if (lens_hidden(t))
 			continue;
 		emit_sep(&c, EMIT_ARGS, idx++);
+		size_t start = out->len;
 		struct value v = fetched_value(t, ct->args[i]);
 		c.fetch = t->kind == TYPE_PACK && ct->pack ?
 				  fetch_clone(ct->pack) :
 				  NULL;
+		/* The span is open (its end is set after the render) so that
+		 * a pack can split it at its separators. */
+		struct pack_spans ps = { spans, base };
+		if (spans) {
+			span_push(spans, start, start, base);
+			c.on_pack_sep = pack_sep;
+			c.pack_sep_data = &ps;
+		}
 		lens_render(&c, &v);
+		c.on_pack_sep = NULL;
 		if (c.fetch)
 			fetch_free(c.fetch);
+		if (spans)
+			spans->at[2 * spans->n - 1] = base + out->len;
 	}
 }
 
 struct calltext *calltext_entry(const struct lens_limits *limits,
 				const struct prototype *p, struct callsite *cs,
 				struct strbuf *out)
+{
+	return calltext_entry_split(limits, p, cs, out, NULL);
+}
+
+struct calltext *calltext_entry_split(const struct lens_limits *limits,
+				      const struct prototype *p,
+				      struct callsite *cs, struct strbuf *out,
+				      struct arg_spans *spans)
 {
 	struct calltext *ct = xcalloc(1, sizeof(*ct));
 
@@ -157,8 +217,33 @@ struct calltext *calltext_entry(const struct lens_limits *limits,
 	ct->fetch = fetch_begin(cs, ct->p->ret,
 				needs_fp_after(ct->p, ct->p->split));
 	fetch_all(ct, cs);
-	show_params(ct, cs, 0, ct->p->split, out);
+	if (spans)
+		spans->n = 0;
+	show_params(ct, cs, 0, ct->p->split, out, spans, 0);
 	return ct;
+}
+
+void calltext_keep(struct calltext *ct, const struct strbuf *text,
+		   const struct arg_spans *spans)
+{
+	free(ct->kept);
+	ct->kept = xstrdup(text->s ? text->s : "");
+	ct->kept_spans.n = 0;
+	for (size_t i = 0; i < spans->n; i++)
+		span_push(&ct->kept_spans, spans->at[2 * i],
+			  spans->at[2 * i + 1], 0);
+}
+
+void calltext_kept(const struct calltext *ct, struct strbuf *text,
+		   struct arg_spans *spans)
+{
+	if (!ct->kept)
+		return;
+	size_t base = text->len;
+	strbuf_addstr(text, ct->kept);
+	for (size_t i = 0; i < ct->kept_spans.n; i++)
+		span_push(spans, ct->kept_spans.at[2 * i],
+			  ct->kept_spans.at[2 * i + 1], base);
 }
 
 static void show_ret(struct calltext *ct, struct callsite *cs,
@@ -178,6 +263,13 @@ static void show_ret(struct calltext *ct, struct callsite *cs,
 void calltext_return(struct calltext *ct, struct callsite *cs,
 		     struct strbuf *more, struct strbuf *ret)
 {
+	calltext_return_split(ct, cs, more, ret, NULL, 0);
+}
+
+void calltext_return_split(struct calltext *ct, struct callsite *cs,
+			   struct strbuf *more, struct strbuf *ret,
+			   struct arg_spans *spans, size_t base)
+{
 	const struct type *t = ct->p->ret;
 
 	ct->ret = xmalloc(fetch_bufsize(t));
@@ -186,7 +278,7 @@ void calltext_return(struct calltext *ct, struct callsite *cs,
 	else
 		fetch_retval(ct->fetch, cs, t, ct->ret);
 	ct->have_ret = true;
-	show_params(ct, cs, ct->p->split, ct->p->nparams, more);
+	show_params(ct, cs, ct->p->split, ct->p->nparams, more, spans, base);
 	show_ret(ct, cs, ret);
 	calltext_free(ct);
 }
@@ -202,5 +294,7 @@ void calltext_free(struct calltext *ct)
 	if (ct->pack)
 		fetch_free(ct->pack);
 	fetch_free(ct->fetch);
+	free(ct->kept);
+	calltext_spans_destroy(&ct->kept_spans);
 	free(ct);
 }

@@ -16,6 +16,18 @@
 
 #include "forward.h"
 
+/* Where each shown argument lies in the text appended: argument I is
+ * [at[2I], at[2I + 1]) of the buffer (offsets from its start), without
+ * the ", " between arguments.  For --format's array of arguments.
+ * Filled by the *_split functions; the caller owns it (zeroed to start,
+ * calltext_spans_destroy to release). */
+struct arg_spans {
+	size_t *at;
+	size_t n; /* arguments */
+	size_t cap;
+};
+void calltext_spans_destroy(struct arg_spans *s);
+
 /* Fetch every argument and append those shown at entry to OUT.
  * Returns a state to hand to calltext_return (never NULL), holding
  * whatever the return needs (argument values referenced by expressions,
@@ -24,11 +36,34 @@ struct calltext *calltext_entry(const struct lens_limits *limits,
 				const struct prototype *p, struct callsite *cs,
 				struct strbuf *out);
 
+/* calltext_entry, that also sets SPANS (emptied first) to where the
+ * arguments are in OUT. */
+struct calltext *calltext_entry_split(const struct lens_limits *limits,
+				      const struct prototype *p,
+				      struct callsite *cs, struct strbuf *out,
+				      struct arg_spans *spans);
+
+/* Keep a copy of TEXT, the entry's arguments, and of their SPANS in CT
+ * until it is released, for an output that shows a call whole at its
+ * return (--format). */
+void calltext_keep(struct calltext *ct, const struct strbuf *text,
+		   const struct arg_spans *spans);
+/* What calltext_keep kept, appended to TEXT and SPANS (offsets from
+ * TEXT's start); nothing if nothing was kept. */
+void calltext_kept(const struct calltext *ct, struct strbuf *text,
+		   struct arg_spans *spans);
+
 /* At the return stop: append the arguments shown at return to MORE and
  * the return value to RET ("<void>" for void).  Releases CT: do not call
  * calltext_free after it. */
 void calltext_return(struct calltext *ct, struct callsite *cs,
 		     struct strbuf *more, struct strbuf *ret);
+
+/* calltext_return, that also appends to SPANS where the arguments
+ * shown at return are in MORE, offsets plus BASE. */
+void calltext_return_split(struct calltext *ct, struct callsite *cs,
+			   struct strbuf *more, struct strbuf *ret,
+			   struct arg_spans *spans, size_t base);
 
 /* Release the state without showing the return (the call never
  * returned: longjmp, exit, exec). */

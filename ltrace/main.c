@@ -11,6 +11,7 @@
 
 #include "backend.h"
 #include "config.h"
+#include "debug.h"
 #include "error.h"
 #include "options.h"
 #include "output.h"
@@ -75,6 +76,14 @@ static int open_output(const struct options *o)
 	return fd;
 }
 
+/* Dying (error.h) detaches every tracee, then ends the trace: a chrome
+ * file stays valid JSON, -c's table is written. */
+static void die_cleanup(void)
+{
+	backend_cleanup();
+	output_finish();
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -89,18 +98,25 @@ int main(int argc, char **argv)
 	int fd = open_output(&o);
 	output_init(fd, o.align, o.output != NULL, wants_eager_flush(fd));
 	output_set_pid_prefix(o.follow || o.npids > 1 || (o.npids && path));
-	error_set_cleanup(backend_cleanup);
+	output_set_options(&o);
+	debug_init(o.debug);
+	error_set_cleanup(die_cleanup);
 	backend_init(&o, ps);
+	debug_msg(DEBUG_GENERAL, "%zu pids to attach, program %s", o.npids,
+		  path ? path : "none");
 	int status = 0;
 	for (size_t i = 0; i < o.npids && !status; i++)
 		if (backend_attach(o.pids[i]) < 0)
 			status = 1;
 	if (!status && path && backend_launch(&o, path, o.argv) < 0)
 		status = 1;
-	if (!status)
+	if (!status) {
 		status = backend_run();
-	else
+		output_finish();
+	} else {
 		backend_cleanup();
+	}
+	debug_msg(DEBUG_GENERAL, "done, exit status %d", status);
 	protoset_free(ps);
 	free(path);
 	options_destroy(&o);

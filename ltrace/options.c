@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "debug.h"
 #include "error.h"
 #include "filter.h"
 #include "xmalloc.h"
@@ -33,20 +34,29 @@ static void usage(FILE *f)
 "  -a, --align=COLUMN  align return values in a separate column.\n"
 "  -A MAXELTS          maximum number of array elements to print.\n"
 "  -b, --no-signals    don't print signals.\n"
+"  -c                  count time and calls, and report a summary on exit.\n"
 "  -C, --demangle      decode low-level symbol names into user-level names.\n"
+"  -D, --debug=MASK    enable debugging (see -Dh or --debug=help).\n"
 "  -e FILTER           modify which library calls to trace (may be repeated).\n"
 "  -f                  trace children (fork() and clone()).\n"
 "  -F, --config=FILE   load alternate configuration file (may be repeated,\n"
 "                      a colon-separated list of files and directories).\n"
+"  --format=FORMAT     text (the default), json (JSON Lines) or chrome\n"
+"                      (Trace Event Format, for Perfetto or chrome://tracing).\n"
 "  -h, --help          display this help and exit.\n"
+"  -i                  print instruction pointer at time of library call.\n"
 "  -l, --library=LIBRARY_PATTERN\n"
 "                      trace calls into matching libraries (may be repeated).\n"
 "  -L                  don't trace the main program's library calls by\n"
 "                      default (no implicit -e @MAIN).\n"
+"  -n, --indent=NR     indent output by NR spaces for each call level nesting.\n"
 "  -o, --output=FILE   write the trace output to file with given name.\n"
 "  -p PID              attach to the process with the process ID pid.\n"
+"  -r                  print relative timestamps.\n"
 "  -s STRSIZE          specify the maximum string size to print.\n"
 "  -S                  trace system calls.\n"
+"  -t, -tt, -ttt       print absolute timestamps.\n"
+"  -T                  show the time spent inside each call.\n"
 "  -u USERNAME         run command with the userid, groupid of username.\n"
 "  -V, --version       output version information and exit.\n"
 "  -w, --where=NR      print backtrace showing NR stack frames at most.\n"
@@ -125,7 +135,7 @@ static void add_filter(struct filter ***v, size_t *n, char opt, const char *arg,
 /* What getopt found wrong, worded as ltrace words it; exits 1. */
 static noreturn void bad_option(char **argv)
 {
-	if (optopt && strchr("aAeFlopsuwx", optopt))
+	if (optopt && strchr("aADeFlnopsuwx", optopt))
 		error_msg("option requires an argument -- '%c'", optopt);
 	else if (optopt)
 		error_msg("invalid option -- '%c'", optopt);
@@ -135,11 +145,17 @@ static noreturn void bad_option(char **argv)
 	exit(1);
 }
 
+/* Long options without a short form. */
+enum { OPT_FORMAT = 256 };
+
 static const struct option longopts[] = {
 	{ "align", required_argument, NULL, 'a' },
 	{ "config", required_argument, NULL, 'F' },
+	{ "debug", required_argument, NULL, 'D' },
 	{ "demangle", no_argument, NULL, 'C' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "help", no_argument, NULL, 'h' },
+	{ "indent", required_argument, NULL, 'n' },
 	{ "library", required_argument, NULL, 'l' },
 	{ "no-signals", no_argument, NULL, 'b' },
 	{ "output", required_argument, NULL, 'o' },
@@ -167,6 +183,71 @@ static bool take_select_option(struct options *o, int c)
 		return true;
 	case 'x':
 		add_filter(&o->entries, &o->nentries, 'x', optarg, FILTER_EXPR);
+		return true;
+	}
+	return false;
+}
+
+/* --format=NAME */
+static enum output_format parse_format(const char *arg)
+{
+	static const char *const names[] = {
+		[FORMAT_TEXT] = "text",
+		[FORMAT_JSON] = "json",
+		[FORMAT_CHROME] = "chrome",
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(arg, names[i]))
+			return (enum output_format)i;
+	error_msg_and_die("--format '%s': expected text, json or chrome", arg);
+}
+
+/* -D MASK: octal, as ltrace; -Dh lists the bits. */
+static unsigned parse_debug(const char *arg)
+{
+	if (arg[0] == 'h') {
+		debug_usage(stdout);
+		exit(0);
+	}
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(arg, &end, 8);
+	if (errno || end == arg || *end || v > DEBUG_ALL)
+		error_msg_and_die(
+			"invalid argument to -D: '%s'.  "
+			"Use an octal mask 0..%o (-Dh lists the bits).",
+			arg, DEBUG_ALL);
+	return v;
+}
+
+/* Act on C if it chooses how the trace looks (timing, prefixes, the
+ * format); false if it does not. */
+static bool take_output_option(struct options *o, int c)
+{
+	switch (c) {
+	case 'c':
+		o->summary = true;
+		return true;
+	case 'D':
+		o->debug = parse_debug(optarg);
+		return true;
+	case 'i':
+		o->show_ip = true;
+		return true;
+	case 'n':
+		o->indent = parse_count(optarg, 'n', 20);
+		return true;
+	case 'r':
+		o->relative = true;
+		return true;
+	case 't':
+		o->time_mode += o->time_mode < 3;
+		return true;
+	case 'T':
+		o->time_spent = true;
+		return true;
+	case OPT_FORMAT:
+		o->format = parse_format(optarg);
 		return true;
 	}
 	return false;
@@ -228,10 +309,14 @@ void options_parse(struct options *o, int argc, char **argv)
 	o->align = -1;
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:a:A:bCe:fF:hl:Lo:p:s:Su:Vw:x:",
+	while ((c = getopt_long(argc, argv,
+				"+:a:A:bcCD:e:fF:hil:Ln:o:p:rs:StTu:Vw:x:",
 				longopts, NULL)) != -1)
-		if (!take_select_option(o, c))
+		if (!take_select_option(o, c) && !take_output_option(o, c))
 			take_option(o, c, argv);
+	if (o->relative && o->time_mode)
+		error_msg_and_die("Options -r and -t can't be used together\n"
+				  "Try `ltrace --help' for more information.");
 	/* ltrace 0.7.3 says so, and checks only -e: -L -l is -l. */
 	if (o->no_main && o->nexprs)
 		error_msg_and_die("Option -L can't be used with -e or -l.\n"

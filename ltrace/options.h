@@ -8,6 +8,13 @@
 
 #include "forward.h"
 
+/* --format: ltrace's text, JSON Lines, or Chrome's Trace Event Format. */
+enum output_format {
+	FORMAT_TEXT,
+	FORMAT_JSON,
+	FORMAT_CHROME,
+};
+
 struct options {
 	size_t strlen;	    /* -s, default 32 */
 	size_t arraylen;    /* -A, default 4 */
@@ -35,6 +42,15 @@ struct options {
 
 	/* -w N: frames of the stack shown after each return, 0 none */
 	unsigned where;
+	/* Timing and line prefixes (ltrace(1); DESIGN.md, "Output") */
+	int time_mode;	 /* -t 1, -tt 2, -ttt 3, else 0 */
+	bool relative;	 /* -r: time since the previous line */
+	bool time_spent; /* -T: " <s.us>" after the return value */
+	bool show_ip;	 /* -i: "[0x...]", the call's return address */
+	int indent;	 /* -n: spaces per nesting level, 0..20 */
+	bool summary;	 /* -c: a table of counts and times at exit */
+	unsigned debug;	 /* -D: DEBUG_* bits (debug.h) */
+	enum output_format format; /* --format */
 };
 
 /* Parse ARGC/ARGV into O.  Prints usage and exits on -h, the version on

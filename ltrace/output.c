@@ -3,13 +3,21 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 #include <wchar.h>
 
+#include "jsonout.h"
+#include "options.h"
 #include "strbuf.h"
+#include "summary.h"
+#include "utf8.h"
 
 /* Flush when this much is buffered even if nobody waits for it. */
 #define FLUSH_AT (64 * 1024)
@@ -29,31 +37,21 @@ static struct {
 	bool failed;
 	locale_t utf8; /* for wcwidth, whatever the tracer's locale */
 	bool utf8_tried;
+	/* The options that shape lines (output_set_options) */
+	int time_mode;		   /* -t, -tt, -ttt */
+	bool relative;		   /* -r */
+	bool time_spent;	   /* -T */
+	bool show_ip;		   /* -i */
+	int indent;		   /* -n */
+	bool summary;		   /* -c: no lines */
+	enum output_format format; /* --format: JSON through jsonout.h */
+	bool need_mono;
+	/* The clocks at the current stop (output_clock) */
+	uint64_t mono;	      /* CLOCK_MONOTONIC, ns */
+	struct timespec wall; /* CLOCK_REALTIME, for -t */
+	uint64_t last_line;   /* -r: mono at the previous line, 0 before */
+	uint64_t stop_ip;     /* -i on lines that are not calls */
 } out;
-
-/* The length of the UTF-8 sequence at S (N bytes available) and its code
- * point in *CP; 0 when S does not start a valid one (a stray byte, an
- * overlong form, a surrogate, past U+10FFFF, or cut short). */
-static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	size_t len = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 :
-		     s[0] >= 0xe0 && s[0] <= 0xef ? 3 :
-		     s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 :
-						    0;
-	if (!len || len > n)
-		return 0;
-	uint32_t c = s[0] & (0x7f >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	static const uint32_t least[] = { 0, 0, 0x80, 0x800, 0x10000 };
-	if (c < least[len] || c > 0x10ffff || (c >= 0xd800 && c < 0xe000))
-		return 0;
-	*cp = c;
-	return len;
-}
 
 /* Columns a code point takes: wcwidth's in the C.UTF-8 locale (2 for
  * wide CJK, 0 for combining marks), 1 for what it does not know or
@@ -114,6 +112,49 @@ void output_set_pid_prefix(bool on)
 	out.pid_prefix = on;
 }
 
+static uint64_t ns_of(const struct timespec *ts)
+{
+	return (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;
+}
+
+void output_set_options(const struct options *o)
+{
+	out.time_mode = o->time_mode;
+	out.relative = o->relative;
+	out.time_spent = o->time_spent;
+	out.show_ip = o->show_ip;
+	out.indent = o->indent;
+	out.summary = o->summary;
+	out.format = o->summary ? FORMAT_TEXT : o->format;
+	out.need_mono = o->relative || o->time_spent || o->summary ||
+			o->format != FORMAT_TEXT;
+	output_clock();
+	if (out.format != FORMAT_TEXT) {
+		struct timespec wall;
+		clock_gettime(CLOCK_REALTIME, &wall);
+		jsonout_begin(&out.buf, out.format, out.mono, ns_of(&wall));
+	}
+}
+
+void output_clock(void)
+{
+	struct timespec ts;
+	if (out.need_mono && clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
+		out.mono = ns_of(&ts);
+	if (out.time_mode)
+		clock_gettime(CLOCK_REALTIME, &out.wall);
+}
+
+uint64_t output_now(void)
+{
+	return out.mono;
+}
+
+void output_set_ip(uint64_t ip)
+{
+	out.stop_ip = ip;
+}
+
 void output_flush(void)
 {
 	size_t off = 0;
@@ -129,6 +170,18 @@ void output_flush(void)
 	out.flushed_col += buffered_width();
 	strbuf_reset(&out.buf);
 	out.line_start = 0;
+}
+
+void output_finish(void)
+{
+	/* Once: dying after the end must not write a second table. */
+	if (out.summary)
+		summary_write(&out.buf);
+	if (out.format != FORMAT_TEXT)
+		jsonout_end(&out.buf);
+	out.summary = false;
+	out.format = FORMAT_TEXT;
+	output_flush();
 }
 
 void output_sync(void)
@@ -151,17 +204,54 @@ static void interrupt_open(void)
 	out.flushed_col = 0;
 }
 
-static void begin_line(pid_t pid)
+/* NS nanoseconds as ltrace shows a duration: seconds, six decimals. */
+static void add_seconds(const char *fmt, uint64_t ns)
+{
+	uint64_t us = ns / 1000;
+	strbuf_addf(&out.buf, fmt, (unsigned long)(us / 1000000),
+		    (int)(us % 1000000));
+}
+
+/* -r, or -t, -tt, -ttt: ltrace's formats.  -r is the time since the
+ * previous line (CLOCK_MONOTONIC); -t the wall clock, local time. */
+static void add_time(void)
+{
+	if (out.relative) {
+		uint64_t prev = out.last_line ? out.last_line : out.mono;
+		out.last_line = out.mono;
+		add_seconds("%3lu.%06d ", out.mono - prev);
+		return;
+	}
+	if (out.time_mode == 3) {
+		add_seconds("%lu.%06d ", ns_of(&out.wall));
+		return;
+	}
+	struct tm tm;
+	localtime_r(&out.wall.tv_sec, &tm);
+	strbuf_addf(&out.buf, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min,
+		    tm.tm_sec);
+	if (out.time_mode == 2)
+		strbuf_addf(&out.buf, ".%06d", (int)(out.wall.tv_nsec / 1000));
+	strbuf_addch(&out.buf, ' ');
+}
+
+/* A line's prefixes in ltrace's order: the pid, the time, -i's address
+ * IP, then -n's indentation of DEPTH levels. */
+static void begin_line(pid_t pid, uint64_t ip, size_t depth)
 {
 	interrupt_open();
 	out.line_start = out.buf.len;
 	out.flushed_col = 0;
-	if (!out.pid_prefix)
-		return;
-	if (out.to_file)
+	if (out.pid_prefix && out.to_file)
 		strbuf_addf(&out.buf, "%d ", (int)pid);
-	else
+	else if (out.pid_prefix)
 		strbuf_addf(&out.buf, "[pid %d] ", (int)pid);
+	if (out.relative || out.time_mode)
+		add_time();
+	if (out.show_ip)
+		strbuf_addf(&out.buf, "[0x%" PRIx64 "] ", ip);
+	for (size_t i = 0; i < depth * (size_t)out.indent; i++)
+		strbuf_addch(&out.buf, ' ');
 }
 
 static void end_line(void)
@@ -173,16 +263,16 @@ static void end_line(void)
 		output_flush();
 }
 
-void output_call_entry(pid_t pid, unsigned long id, const char *name,
+void output_call_entry(const struct output_call *c, const char *name,
 		       const char *args)
 {
-	begin_line(pid);
+	begin_line(c->tid, c->ret, c->depth);
 	strbuf_addstr(&out.buf, name);
 	strbuf_addch(&out.buf, '(');
 	strbuf_addstr(&out.buf, args);
 	out.open = true;
-	out.open_pid = pid;
-	out.open_id = id;
+	out.open_pid = c->tid;
+	out.open_id = c->id;
 }
 
 /* ltrace pads the line to column align - 2, then writes " = ".  The
@@ -199,13 +289,13 @@ static void add_retval(const char *ret)
 	strbuf_addstr(&out.buf, ret);
 }
 
-void output_call_return(pid_t pid, unsigned long id, const char *name,
+void output_call_return(const struct output_call *c, const char *name,
 			bool entry_had_args, const char *more, const char *ret)
 {
-	if (out.open && out.open_pid == pid && out.open_id == id) {
+	if (out.open && out.open_pid == c->tid && out.open_id == c->id) {
 		out.open = false;
 	} else {
-		begin_line(pid);
+		begin_line(c->tid, c->ret, c->depth);
 		strbuf_addf(&out.buf, "<... %s resumed> ", name);
 	}
 	/* As ltrace: the separator stays even on a resumed line. */
@@ -214,17 +304,111 @@ void output_call_return(pid_t pid, unsigned long id, const char *name,
 	strbuf_addstr(&out.buf, more);
 	strbuf_addch(&out.buf, ')');
 	add_retval(ret);
+	if (out.time_spent)
+		add_seconds(" <%lu.%06d>", out.mono - c->t_entry);
 	end_line();
+}
+
+/* --format: a finished event; written out as a text line would be. */
+static void end_event(void)
+{
+	if (out.buf.len >= FLUSH_AT)
+		output_flush();
+}
+
+void output_call_done(const struct jsonout_call *c)
+{
+	jsonout_call(&out.buf, c);
+	end_event();
+}
+
+/* --format: the event E of task TID of process PID at this stop. */
+static void add_event(pid_t pid, pid_t tid, struct jsonout_event e)
+{
+	e.pid = pid;
+	e.tid = tid;
+	e.when = out.mono;
+	jsonout_event(&out.buf, &e);
+	end_event();
 }
 
 void output_line(pid_t pid, const char *fmt, ...)
 {
-	begin_line(pid);
+	if (out.summary)
+		return;
+	struct strbuf sb;
+	strbuf_init(&sb);
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_vaddf(&out.buf, fmt, ap);
+	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	end_line();
+	if (out.format != FORMAT_TEXT) {
+		add_event(pid, pid,
+			  (struct jsonout_event){ .event = "line",
+						  .key = "text",
+						  .value = sb.s });
+	} else {
+		begin_line(pid, out.stop_ip, 0);
+		strbuf_add(&out.buf, sb.s, sb.len);
+		end_line();
+	}
+	strbuf_destroy(&sb);
+}
+
+/* "SIGSEGV", or "SIG99" for a number without a name. */
+static const char *signame(int sig, char buf[static 16])
+{
+	const char *n = sigabbrev_np(sig);
+	if (n)
+		snprintf(buf, 16, "SIG%s", n);
+	else
+		snprintf(buf, 16, "SIG%d", sig);
+	return buf;
+}
+
+void output_signal(pid_t pid, pid_t tid, int sig)
+{
+	char name[16];
+	signame(sig, name);
+	if (out.format != FORMAT_TEXT)
+		add_event(pid, tid,
+			  (struct jsonout_event){ .event = "signal",
+						  .key = "signal",
+						  .value = name });
+	else
+		output_line(tid, "--- %s (%s) ---", name, strsignal(sig));
+}
+
+void output_exited(pid_t pid, pid_t tid, int status)
+{
+	if (out.format != FORMAT_TEXT)
+		add_event(pid, tid,
+			  (struct jsonout_event){ .event = "exit",
+						  .has_status = true,
+						  .status = status });
+	else
+		output_line(tid, "+++ exited (status %d) +++", status);
+}
+
+void output_killed(pid_t pid, pid_t tid, int sig)
+{
+	char name[16];
+	signame(sig, name);
+	if (out.format != FORMAT_TEXT)
+		add_event(pid, tid,
+			  (struct jsonout_event){ .event = "killed",
+						  .key = "signal",
+						  .value = name });
+	else
+		output_line(tid, "+++ killed by %s +++", name);
+}
+
+void output_exec(pid_t pid, pid_t tid)
+{
+	if (out.format != FORMAT_TEXT)
+		add_event(pid, tid, (struct jsonout_event){ .event = "exec" });
+	else
+		output_line(tid, "--- Called exec() ---");
 }
 
 /* A line with no prefix: ltrace writes a backtrace's lines bare, right

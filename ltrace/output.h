@@ -6,10 +6,13 @@
 #define LTRACE_OUTPUT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 #include "forward.h"
+
+struct jsonout_call;
 
 /* FD receives the trace.  ALIGN (-a): a call line is padded with spaces
  * to column ALIGN - 2 before " = ", as ltrace does; columns are display
@@ -23,16 +26,46 @@ void output_init(int fd, int align, bool to_file, bool eager_flush);
  * the task's id, "[pid N] ", or "N " when TO_FILE. */
 void output_set_pid_prefix(bool on);
 
-/* Start the line of call ID of task PID: "name(" ARGS, left open. */
-void output_call_entry(pid_t pid, unsigned long id, const char *name,
+/* What shapes every line, from O: the prefixes in ltrace's order (the
+ * pid, then -r or -t/-tt/-ttt, then -i, then -n's indentation), -T
+ * after a return value, and -c (no lines at all: the calls go to
+ * summary.h). */
+void output_set_options(const struct options *o);
+
+/* A stop was reported: read the clocks the options need, once (the
+ * vDSO: no system call).  Every line and every duration of the stop uses
+ * this reading.  Called by the backend right after waitpid returns. */
+void output_clock(void);
+/* CLOCK_MONOTONIC at the current stop, in nanoseconds; 0 when no option
+ * needs the time. */
+uint64_t output_now(void);
+/* -i on the lines of this stop that are not calls: the address the task
+ * stopped at; UINT64_MAX for none (an exit, shown as ltrace shows it). */
+void output_set_ip(uint64_t ip);
+
+/* One traced call, as the writer needs it for its prefixes. */
+struct output_call {
+	pid_t tid;
+	unsigned long id; /* identifies its entry line */
+	uint64_t ret;	  /* its return address (-i) */
+	size_t depth;	  /* pending calls below it in its task (-n) */
+	uint64_t t_entry; /* output_now() at its entry stop (-T) */
+};
+
+/* Start the line of call C: "name(" ARGS, left open. */
+void output_call_entry(const struct output_call *c, const char *name,
 		       const char *args);
-/* Finish call ID: on its open line if nothing intervened, else on a
+/* Finish call C: on its open line if nothing intervened, else on a
  * "<... name resumed> " line; then MORE (the arguments shown at return),
  * preceded by ", " when ENTRY_HAD_ARGS and MORE is not empty, ")", the
- * padding, " = " and RET. */
-void output_call_return(pid_t pid, unsigned long id, const char *name,
+ * padding, " = " and RET; with -T, " <seconds>" since its entry. */
+void output_call_return(const struct output_call *c, const char *name,
 			bool entry_had_args, const char *more, const char *ret);
-/* A whole line (signals, exit status, exec). */
+/* --format=json or chrome: call C, whole, once it returned or was found
+ * never to return (jsonout.h). */
+void output_call_done(const struct jsonout_call *c);
+/* A whole line of task PID; with --format, an event "line" with the
+ * text. */
 void output_line(pid_t pid, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* One frame of a backtrace (-w): the object it is in (its soname), the
@@ -55,10 +88,23 @@ struct output_frame {
 void output_frame(pid_t pid, const struct output_frame *f);
 /* The end of task PID's backtrace: an empty line, as ltrace. */
 void output_frames_end(pid_t pid);
+/* Task TID of process PID got signal SIG: "--- SIGUSR1 (User defined
+ * signal 1) ---", or a "signal" event. */
+void output_signal(pid_t pid, pid_t tid, int sig);
+/* It exited with STATUS: "+++ exited (status 0) +++", or "exit". */
+void output_exited(pid_t pid, pid_t tid, int status);
+/* Signal SIG killed it: "+++ killed by SIGSEGV +++", or "killed". */
+void output_killed(pid_t pid, pid_t tid, int sig);
+/* It called exec: "--- Called exec() ---", or "exec". */
+void output_exec(pid_t pid, pid_t tid);
 /* Before the tracer blocks: write out if EAGER_FLUSH, or if much is
  * buffered. */
 void output_sync(void);
 /* Write out everything. */
 void output_flush(void);
+/* The tracer is done (every tracee gone, or detached after a termination
+ * signal): with -c, write the summary table (summary.h); then write out
+ * everything. */
+void output_finish(void);
 
 #endif

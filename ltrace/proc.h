@@ -53,6 +53,8 @@ struct frame {
 	const struct breakpoint *plt;
 	struct calltext *ct;
 	unsigned long id; /* identifies the entry line for the output */
+	uint64_t t_entry; /* output_now() at the entry stop (-T, -c) */
+	uint64_t target;  /* --format: its GOT slot at entry, 0 if unread */
 	bool had_args;	  /* the entry line showed arguments */
 	bool inherited;	  /* copied into a forked child */
 };

@@ -137,9 +137,9 @@ void adopt_exec(struct task *t, const struct options *o)
 		}
 		p->vfork_parent = NULL;
 	}
+	call_abandon(t, 0);
 	if (task_prints(t))
-		output_line(t->tid, "--- Called exec() ---");
-	task_pop_frames(t, 0);
+		output_exec(p->pid, t->tid);
 	process_reset_image(p);
 	mem_reset();
 	image_setup(t);

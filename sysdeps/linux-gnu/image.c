@@ -12,6 +12,7 @@
 #include "calls.h"
 #include "demangle.h"
 #include "entry.h"
+#include "debug.h"
 #include "error.h"
 #include "library.h"
 #include "mem.h"
@@ -69,6 +70,10 @@ static void insert_run(struct process *p, struct breakpoint **v, size_t n)
 	if (!ok)
 		perror_msg("inserting breakpoints at %#lx in pid %d",
 			   (unsigned long)lo, (int)p->pid);
+	else
+		debug_msg(DEBUG_BREAKPOINTS,
+			  "pid %d: %zu breakpoints in %#lx-%#lx", (int)p->pid,
+			  n, (unsigned long)lo, (unsigned long)(lo + len));
 	for (size_t i = 0; i < n; i++) {
 		if (ok)
 			v[i]->inserted = true;
@@ -291,6 +296,8 @@ void image_remove(struct process *p, const struct library *l)
 	struct gone g = { p, l, { NULL, 0, 0 } };
 	bpt_foreach(&p->bpts, note_gone, &g);
 	task_foreach(forget_calls, &g);
+	debug_msg(DEBUG_BREAKPOINTS, "pid %d: %zu breakpoints of %s dropped",
+		  (int)p->pid, g.bt.n, l->soname);
 	for (size_t i = 0; i < g.bt.n; i++)
 		bpt_remove(&p->bpts, g.bt.v[i]);
 	free(g.bt.v);

@@ -24,6 +24,7 @@
 #include "bpt.h"
 #include "callsite.h"
 #include "calls.h"
+#include "debug.h"
 #include "dwarfproto.h"
 #include "entry.h"
 #include "error.h"
@@ -315,36 +316,34 @@ static bool on_trap(struct task *t)
 
 /* ---- signals and status lines ---- */
 
-static const char *signame(int sig)
+/* -i on a line that is not a call: the address T stopped at (one
+ * GETREGS, only with -i). */
+static void note_ip(struct task *t)
 {
-	static char buf[16];
-	const char *n = sigabbrev_np(sig);
-	if (n) {
-		snprintf(buf, sizeof(buf), "SIG%s", n);
-		return buf;
-	}
-	snprintf(buf, sizeof(buf), "SIG%d", sig);
-	return buf;
+	struct arch_regs regs;
+	if (opts->show_ip && tracee_get_regs(t->tid, &regs) == 0)
+		output_set_ip(arch_ip(&regs));
 }
 
 static void on_signal(struct task *t, int sig)
 {
+	note_ip(t);
 	if (task_prints(t) && !opts->no_signals)
-		output_line(t->tid, "--- %s (%s) ---", signame(sig),
-			    strsignal(sig));
+		output_signal(t->proc->pid, t->tid, sig);
 	tracee_resume(t, sig);
 }
 
 static void on_exit_status(struct task *t, const struct tracee_event *ev)
 {
 	bool leader = t->proc && t->tid == t->proc->pid;
+	output_set_ip(UINT64_MAX); /* ltrace's -i shows -1 */
+	if (t->proc)
+		call_abandon(t, 0);
 	if ((leader || opts->follow) && t->proc && task_prints(t)) {
 		if (ev->kind == TRACEE_EXITED)
-			output_line(t->tid, "+++ exited (status %d) +++",
-				    ev->code);
+			output_exited(t->proc->pid, t->tid, ev->code);
 		else
-			output_line(t->tid, "+++ killed by %s +++",
-				    signame(ev->sig));
+			output_killed(t->proc->pid, t->tid, ev->sig);
 	}
 	if (t->tid == attach_launched_pid())
 		main_status = ev->kind == TRACEE_EXITED ? ev->code :
@@ -370,6 +369,7 @@ static void on_stop(struct task *t, const struct tracee_event *ev)
 		tracee_resume(t, 0);
 		break;
 	case TRACEE_EXEC:
+		note_ip(t);
 		adopt_exec(t, opts);
 		break;
 	case TRACEE_GROUP_STOP:
@@ -392,8 +392,33 @@ static void on_orphan(pid_t tid)
 	t->orphan = true;
 }
 
+/* -D 10: every report, decoded. */
+static void debug_event(pid_t tid, const struct tracee_event *ev)
+{
+	static const char *const names[] = {
+		[TRACEE_EXITED] = "exited",
+		[TRACEE_KILLED] = "killed",
+		[TRACEE_SIGNAL] = "signal",
+		[TRACEE_SYSCALL] = "syscall",
+		[TRACEE_GROUP_STOP] = "group-stop",
+		[TRACEE_EVENT_STOP] = "event-stop",
+		[TRACEE_CLONE] = "clone",
+		[TRACEE_FORK] = "fork",
+		[TRACEE_VFORK] = "vfork",
+		[TRACEE_EXEC] = "exec",
+		[TRACEE_OTHER_EVENT] = "other-event",
+	};
+	const char *n = (size_t)ev->kind < sizeof(names) / sizeof(names[0]) ?
+				names[ev->kind] :
+				NULL;
+	debug_msg(DEBUG_EVENTS, "event: tid %d %s sig %d code %d", (int)tid,
+		  n ? n : "?", ev->sig, ev->code);
+}
+
 static void dispatch(pid_t tid, const struct tracee_event *ev)
 {
+	if (debug_on(DEBUG_EVENTS))
+		debug_event(tid, ev);
 	struct task *t = task_lookup(tid);
 	if (!t) {
 		if (!tracee_ended(ev))
@@ -474,6 +499,7 @@ int backend_run(void)
 		pid_t tid = wait_any(&ev);
 		if (tid < 0)
 			break;
+		output_clock();
 		warm_tick();
 		dispatch(tid, &ev);
 	}
@@ -487,6 +513,9 @@ int backend_run(void)
 	syscalls_free();
 	if (retbp_singlesteps() && getenv("LTRACE_DEBUG_STEPS"))
 		error_msg("%lu single steps", retbp_singlesteps());
+	debug_msg(DEBUG_GENERAL, "loop ended: %s, %lu single steps",
+		  stop_sig ? "termination signal" : "no tracee left",
+		  retbp_singlesteps());
 	if (stop_sig)
 		return 128 + stop_sig;
 	return main_status < 0 ? 0 : main_status;

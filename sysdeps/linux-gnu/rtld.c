@@ -29,6 +29,7 @@
 #include "arch.h"
 #include "bpt.h"
 #include "entry.h"
+#include "debug.h"
 #include "error.h"
 #include "image.h"
 #include "library.h"
@@ -201,6 +202,8 @@ static void drop_gone(struct process *p)
 	struct library *l = library_main(p) ? p->libs->next : p->libs;
 	while (l) {
 		struct library *next = l->next;
+		debug_msg(DEBUG_LIBRARIES, "pid %d: %s gone", (int)p->pid,
+			  l->path);
 		image_remove(p, l);
 		library_unlink(p, l);
 		library_free(l);
@@ -218,6 +221,9 @@ static void sync_objects(struct process *p, struct memsrc *m, uint64_t first)
 	drop_gone(p);
 	for (size_t i = 0; i < s.norder; i++)
 		library_append(p, s.order[i]);
+	for (size_t i = 0; i < s.nfresh; i++)
+		debug_msg(DEBUG_LIBRARIES, "pid %d: %s at %#lx", (int)p->pid,
+			  s.fresh[i]->path, (unsigned long)s.fresh[i]->bias);
 	image_add(p, s.fresh, s.nfresh);
 	/* The dynamic linker has relocated them by now (it reports the
 	 * objects before their initialisers run, after their relocation). */

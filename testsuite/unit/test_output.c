@@ -10,6 +10,7 @@
  * a child process writing to a pipe, and the parent compares the whole
  * text. */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "options.h"
 #include "output.h"
 
 /* How the writer is set up, as main.c does from the options. */
@@ -31,6 +33,14 @@ static const struct writer plain = { 0 };
 static const struct writer aligned = { .align = 24 };
 static const struct writer tasks = { .pid_prefix = true };
 static const struct writer tasks_file = { .pid_prefix = true, .to_file = true };
+
+/* Call ID of task TID, with no prefix fields (-i, -n, -T) set. */
+static const struct output_call *call(pid_t tid, unsigned long id)
+{
+	static struct output_call c;
+	c = (struct output_call){ .tid = tid, .id = id };
+	return &c;
+}
 
 /* The write end of the pipe, for cases that write around the writer. */
 static int trace_fd;
@@ -74,39 +84,39 @@ static const char *trace(const struct writer *w, void (*calls)(void))
 
 static void one_call(void)
 {
-	output_call_entry(101, 1, "puts", "\"hi\"");
-	output_call_return(101, 1, "puts", true, "", "3");
+	output_call_entry(call(101, 1), "puts", "\"hi\"");
+	output_call_return(call(101, 1), "puts", true, "", "3");
 }
 
 static void void_call(void)
 {
-	output_call_entry(101, 1, "abort_soon", "");
-	output_call_return(101, 1, "abort_soon", false, "", "<void>");
+	output_call_entry(call(101, 1), "abort_soon", "");
+	output_call_return(call(101, 1), "abort_soon", false, "", "<void>");
 }
 
 /* A call of task 101 while task 102 is in one. */
 static void two_tasks(void)
 {
-	output_call_entry(102, 1, "read", "0");
-	output_call_entry(101, 2, "getpid", "");
-	output_call_return(101, 2, "getpid", false, "", "101");
-	output_call_return(102, 1, "read", true, "\"abc\", 3", "3");
+	output_call_entry(call(102, 1), "read", "0");
+	output_call_entry(call(101, 2), "getpid", "");
+	output_call_return(call(101, 2), "getpid", false, "", "101");
+	output_call_return(call(102, 1), "read", true, "\"abc\", 3", "3");
 }
 
 /* A callback: a call of the same task inside the open one. */
 static void nested(void)
 {
-	output_call_entry(101, 1, "qsort", "0x1000, 2, 4, 0x4000");
-	output_call_entry(101, 2, "strcmp", "\"b\", \"a\"");
-	output_call_return(101, 2, "strcmp", true, "", "1");
-	output_call_return(101, 1, "qsort", true, "", "<void>");
+	output_call_entry(call(101, 1), "qsort", "0x1000, 2, 4, 0x4000");
+	output_call_entry(call(101, 2), "strcmp", "\"b\", \"a\"");
+	output_call_return(call(101, 2), "strcmp", true, "", "1");
+	output_call_return(call(101, 1), "qsort", true, "", "<void>");
 }
 
 static void signal_in_call(void)
 {
-	output_call_entry(101, 1, "sleep", "5");
+	output_call_entry(call(101, 1), "sleep", "5");
 	output_line(101, "--- %s (%s) ---", "SIGALRM", "Alarm clock");
-	output_call_return(101, 1, "sleep", true, "", "4");
+	output_call_return(call(101, 1), "sleep", true, "", "4");
 }
 
 static void test_open_line(void)
@@ -131,20 +141,20 @@ static void test_open_line(void)
  * arguments shown at entry, on the open line and on a resumed one. */
 static void more_args(void)
 {
-	output_call_entry(101, 1, "pipe_both", "3");
-	output_call_return(101, 1, "pipe_both", true, "[ 4, 5 ]", "0");
-	output_call_entry(101, 2, "pipe_later", "");
-	output_call_return(101, 2, "pipe_later", false, "[ 6, 7 ]", "0");
+	output_call_entry(call(101, 1), "pipe_both", "3");
+	output_call_return(call(101, 1), "pipe_both", true, "[ 4, 5 ]", "0");
+	output_call_entry(call(101, 2), "pipe_later", "");
+	output_call_return(call(101, 2), "pipe_later", false, "[ 6, 7 ]", "0");
 }
 
 static void more_args_resumed(void)
 {
-	output_call_entry(101, 1, "pipe_both", "3");
+	output_call_entry(call(101, 1), "pipe_both", "3");
 	output_line(101, "--- SIGCHLD (Child exited) ---");
-	output_call_return(101, 1, "pipe_both", true, "[ 4, 5 ]", "0");
-	output_call_entry(101, 2, "pipe_later", "");
+	output_call_return(call(101, 1), "pipe_both", true, "[ 4, 5 ]", "0");
+	output_call_entry(call(101, 2), "pipe_later", "");
 	output_line(101, "--- SIGCHLD (Child exited) ---");
-	output_call_return(101, 2, "pipe_later", false, "[ 6, 7 ]", "0");
+	output_call_return(call(101, 2), "pipe_later", false, "[ 6, 7 ]", "0");
 }
 
 static void test_separator(void)
@@ -165,25 +175,25 @@ static void test_separator(void)
  * finished: the column counts what was written. */
 static void flushed_open(void)
 {
-	output_call_entry(101, 1, "puts", "\"hi\"");
+	output_call_entry(call(101, 1), "puts", "\"hi\"");
 	output_flush();
-	output_call_return(101, 1, "puts", true, "", "3");
+	output_call_return(call(101, 1), "puts", true, "", "3");
 }
 
 static void flushed_then_cut(void)
 {
-	output_call_entry(102, 1, "read", "0");
+	output_call_entry(call(102, 1), "read", "0");
 	output_flush();
-	output_call_entry(101, 2, "getpid", "");
-	output_call_return(101, 2, "getpid", false, "", "101");
+	output_call_entry(call(101, 2), "getpid", "");
+	output_call_return(call(101, 2), "getpid", false, "", "101");
 	output_flush();
-	output_call_return(102, 1, "read", true, "\"abc\", 3", "3");
+	output_call_return(call(102, 1), "read", true, "\"abc\", 3", "3");
 }
 
 static void long_line(void)
 {
-	output_call_entry(101, 1, "a_long_function_name", "123456789");
-	output_call_return(101, 1, "a_long_function_name", true, "", "0");
+	output_call_entry(call(101, 1), "a_long_function_name", "123456789");
+	output_call_return(call(101, 1), "a_long_function_name", true, "", "0");
 }
 
 /* -a 24: " = " starts at column 22 (ltrace pads to -a minus 2). */
@@ -206,15 +216,15 @@ static void test_align(void)
  * valid sequence counts one. */
 static void utf8_calls(void)
 {
-	output_call_entry(101, 1, "ws", "\"\u0424\u044b\u0432\u0430\"");
-	output_call_return(101, 1, "ws", true, "", "4");
-	output_call_entry(101, 2, "ws", "\"\u4e2d\u6587\"");
-	output_call_return(101, 2, "ws", true, "", "2");
-	output_call_entry(101, 3, "ws", "\"e\u0301\U0001f600\"");
+	output_call_entry(call(101, 1), "ws", "\"\u0424\u044b\u0432\u0430\"");
+	output_call_return(call(101, 1), "ws", true, "", "4");
+	output_call_entry(call(101, 2), "ws", "\"\u4e2d\u6587\"");
+	output_call_return(call(101, 2), "ws", true, "", "2");
+	output_call_entry(call(101, 3), "ws", "\"e\u0301\U0001f600\"");
 	output_flush();
-	output_call_return(101, 3, "ws", true, "", "'\u0424'");
-	output_call_entry(101, 4, "ws", "\xff\xd0 \xe4\xb8");
-	output_call_return(101, 4, "ws", true, "", "0");
+	output_call_return(call(101, 3), "ws", true, "", "'\u0424'");
+	output_call_entry(call(101, 4), "ws", "\xff\xd0 \xe4\xb8");
+	output_call_return(call(101, 4), "ws", true, "", "0");
 }
 
 static void test_width(void)
@@ -242,15 +252,45 @@ static void test_pid_prefix(void)
 		  "101 <... sleep resumed> ) = 4\n");
 }
 
+/* -i and -n: a call's return address and its depth; a status line's
+ * address is the stop's, and it is not indented. */
+static void ip_indent(void)
+{
+	struct options o = { .show_ip = true, .indent = 3 };
+	output_set_options(&o);
+	struct output_call outer = { .tid = 101, .id = 1, .ret = 0x1000 };
+	struct output_call inner = {
+		.tid = 101, .id = 2, .ret = 0x2000, .depth = 1
+	};
+	output_call_entry(&outer, "qsort", "0x1");
+	output_call_entry(&inner, "strcmp", "\"b\"");
+	output_call_return(&inner, "strcmp", true, "", "1");
+	output_set_ip(0x3000);
+	output_line(101, "--- SIGALRM (Alarm clock) ---");
+	output_call_return(&outer, "qsort", true, "", "<void>");
+	output_set_ip(UINT64_MAX);
+	output_exited(101, 101, 0);
+}
+
+static void test_ip_indent(void)
+{
+	CHECK_STR(trace(&plain, ip_indent),
+		  "[0x1000] qsort(0x1 <unfinished ...>\n"
+		  "[0x2000]    strcmp(\"b\") = 1\n"
+		  "[0x3000] --- SIGALRM (Alarm clock) ---\n"
+		  "[0x1000] <... qsort resumed> ) = <void>\n"
+		  "[0xffffffffffffffff] +++ exited (status 0) +++\n");
+}
+
 /* output_sync before the tracer blocks: writes at once only output
  * shared with the tracee, whose own writes must come after it. */
 static void sync_then_write(void)
 {
-	output_call_entry(101, 1, "puts", "\"hi\"");
+	output_call_entry(call(101, 1), "puts", "\"hi\"");
 	output_sync();
 	if (write(trace_fd, "hi\n", 3) != 3)
 		_exit(1);
-	output_call_return(101, 1, "puts", true, "", "3");
+	output_call_return(call(101, 1), "puts", true, "", "3");
 }
 
 static void test_sync(void)
@@ -268,6 +308,7 @@ int main(void)
 	test_align();
 	test_width();
 	test_pid_prefix();
+	test_ip_indent();
 	test_sync();
 	return check_exit();
 }

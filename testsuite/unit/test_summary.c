@@ -1,0 +1,53 @@
+/* -c's table (ltrace/summary.c): ltrace's layout to the byte, sorted by
+ * time, equal times by name, percentages rounded as ltrace rounds them. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "strbuf.h"
+#include "summary.h"
+
+static void test_table(void)
+{
+	summary_account("usleep", 200000000);
+	summary_account("nanosleep", 100000000);
+	summary_account("usleep", 100000000);
+	summary_account("strlen", 2000);
+	summary_account("strcmp", 2000);
+	summary_account("strlen", 1999);
+	struct strbuf sb;
+	strbuf_init(&sb);
+	summary_write(&sb);
+	CHECK_STR(
+		sb.s,
+		"% time     seconds  usecs/call     calls      function\n"
+		"------ ----------- ----------- --------- --------------------\n"
+		" 74.99    0.300000      150000         2 usleep\n"
+		" 24.99    0.100000      100000         1 nanosleep\n"
+		"  0.00    0.000003           1         2 strlen\n"
+		"  0.00    0.000002           2         1 strcmp\n"
+		"------ ----------- ----------- --------- --------------------\n"
+		"100.00    0.400005                     6 total\n");
+	strbuf_destroy(&sb);
+}
+
+/* Written once, the rows are gone: a second table is empty. */
+static void test_empty(void)
+{
+	struct strbuf sb;
+	strbuf_init(&sb);
+	summary_write(&sb);
+	CHECK_STR(
+		sb.s,
+		"% time     seconds  usecs/call     calls      function\n"
+		"------ ----------- ----------- --------- --------------------\n"
+		"------ ----------- ----------- --------- --------------------\n"
+		"100.00    0.000000                     0 total\n");
+	strbuf_destroy(&sb);
+}
+
+int main(void)
+{
+	test_table();
+	test_empty();
+	return check_exit();
+}
