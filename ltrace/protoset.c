@@ -225,6 +225,17 @@ static const struct protolib *resolve_import(void *ctx, const char *name)
 	return cached(ctx, key, name, find_file);
 }
 
+const struct prototype *protoset_lookup_own(struct protoset *ps,
+					    const char *name,
+					    const char *soname)
+{
+	const struct prototype *p = NULL;
+	for (size_t i = 0; i < ps->nfront && !p; i++)
+		p = protolib_lookup(ps->front[i], name);
+	const struct protolib *pl = p ? NULL : protoset_library(ps, soname);
+	return pl ? protolib_lookup(pl, name) : p;
+}
+
 const struct prototype *protoset_lookup(struct protoset *ps, const char *name,
 					const char *const *sonames, size_t n)
 {

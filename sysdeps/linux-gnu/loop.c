@@ -109,17 +109,22 @@ static const struct prototype *lookup_in(struct process *p, const char *name)
 	return pr;
 }
 
-/* An entry's (-x): prototype files first; then the DWARF of the object
- * that defines it, at its address (a static function too); then by its
- * name, as a stub's. */
+/* An entry's (-x): the files that describe its object (-F, the object's
+ * own SONAME.conf); then the DWARF of that object at its address (a
+ * static function too), which describes this very function where a
+ * global file may describe another of the same name (a program's own
+ * static dup() is not libc's); then by its name, as a stub's. */
 static const struct prototype *lookup_entry(struct process *p,
 					    const struct breakpoint *b)
 {
-	const struct prototype *pr = lookup_conf(p, b->name);
-	for (const struct library *l = p->libs; l && !pr; l = l->next)
-		if (library_contains(l, b->addr))
-			pr = dwarf_lookup_at(dwarf, l->path, b->addr - l->bias,
-					     b->name);
+	const struct library *l = p->libs;
+	while (l && !library_contains(l, b->addr))
+		l = l->next;
+	const struct prototype *pr =
+		l ? protoset_lookup_own(protos, b->name, l->soname) : NULL;
+	if (!pr && l)
+		pr = dwarf_lookup_at(dwarf, l->path, b->addr - l->bias,
+				     b->name);
 	return pr ? pr : lookup_in(p, b->name);
 }
 
