@@ -413,8 +413,8 @@ static void check_array(struct check *c, const struct type *t)
 			"array element larger than 65536 bytes");
 	else if (type_sizeof(t) > TYPE_MAX_ARRAY)
 		verdict(c, TYPE_CHECK_WARN,
-			"array length larger than 2^30 bytes; "
-			"shown up to -A elements");
+			"array longer than 2^30 bytes; "
+			"shown capped by -A and -s");
 }
 
 static void check_kind(struct check *c, const struct type *t)
