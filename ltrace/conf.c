@@ -348,19 +348,17 @@ static struct type *holdable(struct parser *ps, struct type *t, const char *at)
 {
 	const char *why;
 	char msg[256];
+	int v;
 
-	int v = type_check(t, &why);
+	struct type *h = type_hold(ps->a, t, &v, &why);
 	if (v == TYPE_CHECK_OK)
 		return t;
-	if (v == TYPE_CHECK_WARN) {
-		lex_warn_at(&ps->lx, at, why);
-		return t;
-	}
-	bool ptr = t->kind == TYPE_POINTER;
-	snprintf(msg, sizeof(msg), "%s; shown as %s", why,
-		 ptr ? "an address" : "a hex number");
+	snprintf(msg, sizeof(msg), "%s%s", why,
+		 v == TYPE_CHECK_WARN	 ? "" :
+		 h->kind == TYPE_POINTER ? "; shown as an address" :
+					   "; shown as a hex number");
 	lex_warn_at(&ps->lx, at, msg);
-	return ptr ? type_addr(ps->a) : type_lensed(ps->a, TYPE_LONG, LENS_HEX);
+	return h;
 }
 
 /* ---- declarations ---- */

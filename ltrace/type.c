@@ -480,3 +480,14 @@ int type_check(const struct type *t, const char **why)
 	*why = c.why;
 	return c.verdict;
 }
+
+struct type *type_hold(struct type_arena *a, struct type *t, int *verdict,
+		       const char **why)
+{
+	*verdict = type_check(t, why);
+	if (*verdict != TYPE_CHECK_REFUSED)
+		return t;
+	if (t->kind == TYPE_POINTER)
+		return type_addr(a);
+	return type_lensed(a, TYPE_LONG, LENS_HEX);
+}

@@ -158,6 +158,12 @@ enum {
  * value and through pointers): TYPE_CHECK_*, with *WHY set to a static
  * reason (NULL when OK).  Cost: linear in the types reachable. */
 int type_check(const struct type *t, const char **why);
+/* T when type_check does not refuse it, else a plain type in A to show
+ * in its place: an address for a pointer, a hex long for the rest.  The
+ * verdict and reason as type_check's; the caller reports them (conf.c
+ * as file:line:col warnings).  For every source of prototypes. */
+struct type *type_hold(struct type_arena *a, struct type *t, int *verdict,
+		       const char **why);
 
 /* Sizes of the static layout (TYPE_SIZE_BAD: see above): an array whose length is not a constant
  * (or zero(N) with N constant) has size 0 here; see lenses/default.c for
