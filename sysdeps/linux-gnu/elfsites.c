@@ -1,8 +1,8 @@
 /* The call sites of code built without a PLT (elfscan.h, elf_sites_read):
- * every executable section that holds no stubs is handed to the
- * architecture's scanner (<arch>/sites.c through plt_arch.h), which
- * reports the instructions that call or jump through one of the
- * image's stub-less function slots.
+ * every executable PT_LOAD segment is handed to the architecture's
+ * scanner (<arch>/sites.c through plt_arch.h), which reports the
+ * instructions that call or jump through one of the image's function
+ * slots; the jumps of the stubs elf.c found are left out.
  *
  * Read only when the tracer wants them (a slot of the object is
  * selected), since the sweep is the one costly part of reading an
@@ -29,19 +29,6 @@ struct sweep {
 	size_t cap;
 };
 
-/* Whether SH is executable code that holds no stubs: stubs jump through
- * GOT slots too, and are found by elf.c from the same table of names. */
-static bool is_site_section(Elf *elf, size_t shstrndx, const GElf_Shdr *sh)
-{
-	if (sh->sh_type != SHT_PROGBITS || !(sh->sh_flags & SHF_EXECINSTR))
-		return false;
-	const char *name = elf_strptr(elf, shstrndx, sh->sh_name);
-	for (const char *const *p = plt_arch_sections; name && *p; p++)
-		if (strcmp(*p, name) == 0)
-			return false;
-	return true;
-}
-
 static int cmp_got(const void *a, const void *b)
 {
 	const struct elf_slot *x = a;
@@ -65,11 +52,33 @@ static bool is_slot(void *ctx, uint64_t got)
 	return find_slot(sw->img, got) != NULL;
 }
 
+static int cmp_stub(const void *key, const void *elem)
+{
+	const uint64_t *addr = key;
+	const struct plt_entry *e = elem;
+	return *addr < e->addr ? -1 : *addr > e->addr;
+}
+
+/* Whether the jump at ADDR is a stub's own, which starts at most a bnd
+ * prefix and an endbr64 before it: the stub is traced as a stub. */
+static bool in_stub(const struct elf_image *img, uint64_t addr)
+{
+	for (uint64_t back = 0; back <= 5 && back <= addr; back++) {
+		uint64_t at = addr - back;
+		if (img->nplt && bsearch(&at, img->plt, img->nplt,
+					 sizeof(*img->plt), cmp_stub))
+			return true;
+	}
+	return false;
+}
+
 /* plt_site_fn */
 static void on_site(void *ctx, const struct plt_site *site)
 {
 	struct sweep *sw = ctx;
 	struct elf_sites *out = sw->out;
+	if (site->kind == PLT_SITE_JUMP && in_stub(sw->img, site->addr))
+		return;
 	if (out->n == sw->cap) {
 		sw->cap = sw->cap ? 2 * sw->cap : 64;
 		out->v = xreallocarray(out->v, sw->cap, sizeof(*out->v));
@@ -88,7 +97,7 @@ static int cmp_site(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* Sort by address; drop a site reported twice (sections that overlap in
+/* Sort by address; drop a site reported twice (segments that overlap in
  * a crafted file). */
 static void finish(struct elf_sites *s)
 {
@@ -102,21 +111,33 @@ static void finish(struct elf_sites *s)
 	s->n = n;
 }
 
+/* The FILESZ bytes PH maps from the file of SIZE bytes at RAW, or NULL. */
+static const uint8_t *segment_bytes(const char *raw, size_t size,
+				    const GElf_Phdr *ph)
+{
+	if (ph->p_offset > size || ph->p_filesz > size - ph->p_offset)
+		return NULL;
+	return (const uint8_t *)raw + ph->p_offset;
+}
+
+/* Sweep each executable PT_LOAD segment, as the loader maps it: section
+ * headers may lie or be gone. */
 static void sweep_file(Elf *elf, struct sweep *sw)
 {
-	size_t shstrndx = 0;
-	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
+	size_t size = 0;
+	const char *raw = elf_rawfile(elf, &size);
+	size_t n = 0;
+	if (!raw || elf_getphdrnum(elf, &n) < 0)
 		return;
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		if (!gelf_getshdr(scn, &sh) ||
-		    !is_site_section(elf, shstrndx, &sh))
+	GElf_Phdr ph;
+	for (size_t i = 0; i < n; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    !(ph.p_flags & PF_X))
 			continue;
-		Elf_Data *data = elf_getdata(scn, NULL);
-		if (data && data->d_buf)
-			plt_arch_scan_sites(data->d_buf, data->d_size,
-					    sh.sh_addr, is_slot, on_site, sw);
+		const uint8_t *code = segment_bytes(raw, size, &ph);
+		if (code && ph.p_filesz)
+			plt_arch_scan_sites(code, ph.p_filesz, ph.p_vaddr,
+					    is_slot, on_site, sw);
 	}
 	finish(sw->out);
 }
