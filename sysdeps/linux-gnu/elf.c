@@ -13,6 +13,7 @@
  * looked up by binary search and then decoded (<arch>/plt.c), so the
  * cost is a memmem over the code plus O(n log n) in the number of
  * relocations and stubs. */
+#include "elfdyn.h"
 #include "elfscan.h"
 #include "plt_arch.h"
 #include "xmalloc.h"
@@ -23,7 +24,6 @@
 #include <inttypes.h>
 #include <libelf.h>
 #include <stdarg.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,22 +48,9 @@ struct addr_sym {
 	const char *name;
 };
 
-/* What the dynamic section says, as the dynamic linker reads it. */
-struct dyninfo {
-	uint64_t symtab, syment, strtab, strsz;
-	uint64_t rela, relasz, relaent;
-	uint64_t jmprel, pltrelsz, pltrel;
-	uint64_t soname;
-	bool has_soname;
-};
-
 struct scan {
 	Elf *elf;
-	const uint8_t *raw; /* the whole file */
-	size_t size;
-	GElf_Phdr *load; /* the PT_LOAD headers */
-	size_t nload;
-	struct dyninfo dt;
+	struct elf_dyn dt; /* the segments and the dynamic section */
 	/* only to name IRELATIVE slots: a lying section header can cost a
 	 * name, never a breakpoint */
 	Elf_Scn *dynsym, *symtab;
@@ -202,118 +189,13 @@ static void find_sections(struct scan *sc)
 	}
 }
 
-/* The LEN bytes at link-time address VADDR, as the loader maps them from
- * the file: NULL unless one PT_LOAD segment holds them all in its file
- * part, within the file. */
-static const uint8_t *at_vaddr(const struct scan *sc, uint64_t vaddr,
-			       uint64_t len)
-{
-	for (size_t i = 0; i < sc->nload; i++) {
-		const GElf_Phdr *ph = &sc->load[i];
-
-		if (vaddr < ph->p_vaddr || vaddr - ph->p_vaddr > ph->p_filesz ||
-		    len > ph->p_filesz - (vaddr - ph->p_vaddr))
-			continue;
-		uint64_t delta = vaddr - ph->p_vaddr;
-		if (ph->p_offset > sc->size ||
-		    delta > sc->size - ph->p_offset ||
-		    len > sc->size - ph->p_offset - delta)
-			continue;
-		return sc->raw + ph->p_offset + delta;
-	}
-	return NULL;
-}
-
-/* The dynamic tags the scan reads, and where they go. */
-static const struct {
-	int64_t tag;
-	size_t off;
-} dyn_tags[] = {
-	{ DT_SYMTAB, offsetof(struct dyninfo, symtab) },
-	{ DT_SYMENT, offsetof(struct dyninfo, syment) },
-	{ DT_STRTAB, offsetof(struct dyninfo, strtab) },
-	{ DT_STRSZ, offsetof(struct dyninfo, strsz) },
-	{ DT_RELA, offsetof(struct dyninfo, rela) },
-	{ DT_RELASZ, offsetof(struct dyninfo, relasz) },
-	{ DT_RELAENT, offsetof(struct dyninfo, relaent) },
-	{ DT_JMPREL, offsetof(struct dyninfo, jmprel) },
-	{ DT_PLTRELSZ, offsetof(struct dyninfo, pltrelsz) },
-	{ DT_PLTREL, offsetof(struct dyninfo, pltrel) },
-	{ DT_SONAME, offsetof(struct dyninfo, soname) },
-};
-
-/* Note one dynamic entry. */
-static void note_dyn(struct dyninfo *dt, const Elf64_Dyn *d)
-{
-	for (size_t i = 0; i < sizeof(dyn_tags) / sizeof(dyn_tags[0]); i++) {
-		if (d->d_tag != dyn_tags[i].tag)
-			continue;
-		memcpy((char *)dt + dyn_tags[i].off, &d->d_un.d_val,
-		       sizeof(uint64_t));
-		dt->has_soname |= d->d_tag == DT_SONAME;
-	}
-}
-
-/* Read the dynamic section PH maps, up to DT_NULL.  False if there is
- * none the loader could read. */
-static bool read_dynamic(struct scan *sc, const GElf_Phdr *ph)
-{
-	const uint8_t *p = at_vaddr(sc, ph->p_vaddr, ph->p_filesz);
-	if (!p || sc->raw[EI_DATA] != ELFDATA2LSB)
-		return false;
-	memset(&sc->dt, 0, sizeof(sc->dt));
-	sc->dt.syment = sizeof(Elf64_Sym);
-	sc->dt.relaent = sizeof(Elf64_Rela);
-	sc->dt.pltrel = DT_RELA;
-	for (uint64_t i = 0; i < ph->p_filesz / sizeof(Elf64_Dyn); i++) {
-		Elf64_Dyn d;
-
-		memcpy(&d, p + i * sizeof(d), sizeof(d));
-		if (d.d_tag == DT_NULL)
-			break;
-		note_dyn(&sc->dt, &d);
-	}
-	return true;
-}
-
-/* The NUL-terminated string at OFF in DT_STRTAB, or NULL. */
-static const char *dyn_string(const struct scan *sc, uint64_t off)
-{
-	if (off >= sc->dt.strsz)
-		return NULL;
-	const uint8_t *s =
-		at_vaddr(sc, sc->dt.strtab + off, sc->dt.strsz - off);
-	if (!s || !memchr(s, '\0', sc->dt.strsz - off))
-		return NULL;
-	return (const char *)s;
-}
-
 static void read_soname(struct scan *sc, struct elf_image *img)
 {
-	const char *s = sc->dt.has_soname ? dyn_string(sc, sc->dt.soname) :
-					    NULL;
+	const char *s = sc->dt.has_soname ?
+				elf_dyn_string(&sc->dt, sc->dt.soname) :
+				NULL;
 	if (s)
 		img->soname = xstrdup(s);
-}
-
-/* The name of dynamic symbol NDX, or NULL; whether it is a function in
- * *FUNC. */
-static const char *dynsym_name(const struct scan *sc, uint64_t ndx, bool *func)
-{
-	Elf64_Sym sym;
-
-	if (ndx == 0 || sc->dt.syment != sizeof(sym) ||
-	    ndx > (UINT64_MAX - sc->dt.symtab) / sizeof(sym))
-		return NULL;
-	const uint8_t *p =
-		at_vaddr(sc, sc->dt.symtab + ndx * sizeof(sym), sizeof(sym));
-	if (!p)
-		return NULL;
-	memcpy(&sym, p, sizeof(sym));
-	*func = ELF64_ST_TYPE(sym.st_info) == STT_FUNC ||
-		ELF64_ST_TYPE(sym.st_info) == STT_GNU_IFUNC;
-	const char *s = dyn_string(sc, sym.st_name);
-	return s && *s ? s : NULL;
 }
 
 static void add_slot(struct scan *sc, size_t *cap, const struct slot *s)
@@ -335,7 +217,8 @@ static void note_rela(struct scan *sc, size_t *cap, const Elf64_Rela *r)
 		s.data = true;
 		/* fall through */
 	case PLT_RELOC_SYMBOL:
-		s.name = dynsym_name(sc, ELF64_R_SYM(r->r_info), &s.func);
+		s.name = elf_dyn_symbol(&sc->dt, ELF64_R_SYM(r->r_info),
+					&s.func);
 		if (s.name)
 			add_slot(sc, cap, &s);
 		break;
@@ -351,7 +234,7 @@ static void note_rela(struct scan *sc, size_t *cap, const Elf64_Rela *r)
 static void load_rela(struct scan *sc, size_t *cap, uint64_t addr,
 		      uint64_t size)
 {
-	const uint8_t *p = size ? at_vaddr(sc, addr, size) : NULL;
+	const uint8_t *p = size ? elf_dyn_at(&sc->dt, addr, size) : NULL;
 
 	if (!p || sc->dt.relaent != sizeof(Elf64_Rela))
 		return;
@@ -535,14 +418,14 @@ static void on_stub(void *ctx, uint64_t stub, uint64_t got)
 /* Find the stubs in each executable PT_LOAD segment, as mapped. */
 static void scan_code(struct scan *sc)
 {
-	for (size_t i = 0; i < sc->nload; i++) {
-		const GElf_Phdr *ph = &sc->load[i];
+	for (size_t i = 0; i < sc->dt.nload; i++) {
+		const GElf_Phdr *ph = &sc->dt.load[i];
 		const uint8_t *code;
 
 		if (!(ph->p_flags & PF_X) || !ph->p_filesz ||
 		    ph->p_filesz > SIZE_MAX)
 			continue;
-		code = at_vaddr(sc, ph->p_vaddr, ph->p_filesz);
+		code = elf_dyn_at(&sc->dt, ph->p_vaddr, ph->p_filesz);
 		if (code)
 			plt_arch_find_stubs(code, (size_t)ph->p_filesz,
 					    ph->p_vaddr, is_slot, on_stub, sc);
@@ -613,9 +496,7 @@ static void note_segment(struct scan *sc, const GElf_Phdr *ph,
 {
 	switch (ph->p_type) {
 	case PT_LOAD:
-		sc->load = xreallocarray(sc->load, sc->nload + 1,
-					 sizeof(*sc->load));
-		sc->load[sc->nload++] = *ph;
+		elf_dyn_add_load(&sc->dt, ph);
 		if (ph->p_memsz > UINT64_MAX - ph->p_vaddr)
 			return;
 		if (!img->load_hi || ph->p_vaddr < img->load_lo)
@@ -660,9 +541,12 @@ static void scan_image(Elf *elf, struct elf_image *img)
 	struct scan sc = { .elf = elf };
 	GElf_Phdr dyn = { 0 };
 
-	sc.raw = (const uint8_t *)elf_rawfile(elf, &sc.size);
-	if (read_segments(&sc, img, &dyn) && sc.raw &&
-	    read_dynamic(&sc, &dyn)) { /* static binaries: no library calls */
+	size_t size = 0;
+	const char *raw = elf_rawfile(elf, &size);
+	elf_dyn_init(&sc.dt, (const uint8_t *)raw, raw ? size : 0);
+	/* static binaries have no dynamic section, and no library calls */
+	if (read_segments(&sc, img, &dyn) &&
+	    elf_dyn_read(&sc.dt, dyn.p_vaddr, dyn.p_filesz)) {
 		find_sections(&sc);
 		read_soname(&sc, img);
 		load_slots(&sc);
@@ -673,7 +557,7 @@ static void scan_image(Elf *elf, struct elf_image *img)
 	free(sc.out);
 	free(sc.syms);
 	free(sc.slots);
-	free(sc.load);
+	elf_dyn_destroy(&sc.dt);
 }
 
 /* Read the ELF file open on FD into IMG; the caller closes FD. */
