@@ -21,8 +21,7 @@ void elf_dyn_add_load(struct elf_dyn *d, const GElf_Phdr *ph)
 	d->load[d->nload++] = *ph;
 }
 
-const uint8_t *elf_dyn_at(const struct elf_dyn *d, uint64_t vaddr,
-			  uint64_t len)
+const uint8_t *elf_dyn_at(const struct elf_dyn *d, uint64_t vaddr, uint64_t len)
 {
 	for (size_t i = 0; i < d->nload; i++) {
 		const GElf_Phdr *ph = &d->load[i];
