@@ -19,6 +19,9 @@ struct plt_entry {
 	uint64_t addr;
 	uint64_t got; /* the slot its indirect jump reads */
 	char *name;   /* symbol name, without version */
+	/* bytes from addr to the end of its indirect jump, which no call
+	 * site scan must see */
+	unsigned len;
 };
 
 /* A GOT slot of a function (FUNC or IFUNC) that code may call through

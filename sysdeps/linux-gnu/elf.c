@@ -394,8 +394,8 @@ static bool is_slot(void *ctx, uint64_t got)
 	return find_slot(ctx, got) != NULL;
 }
 
-/* plt_stub_fn: keep a stub whose slot is a function's. */
-static void on_stub(void *ctx, uint64_t stub, uint64_t got)
+/* plt_found_fn: keep a stub whose slot is a function's. */
+static void on_stub(void *ctx, uint64_t stub, uint64_t got, unsigned len)
 {
 	struct scan *sc = ctx;
 	struct slot *s = find_slot(sc, got);
@@ -412,6 +412,7 @@ static void on_stub(void *ctx, uint64_t stub, uint64_t got)
 	struct plt_entry *e = &sc->out[sc->nout++];
 	e->addr = stub;
 	e->got = got;
+	e->len = len;
 	e->name = slot_name(sc, s);
 }
 

@@ -2,7 +2,7 @@
  * every executable PT_LOAD segment is handed to the architecture's
  * scanner (<arch>/sites.c through plt_arch.h), which reports the
  * instructions that call or jump through one of the image's function
- * slots; the jumps of the stubs elf.c found are left out.
+ * slots; the jumps of the stubs elf.c found are left out of the sweep.
  *
  * Read only when the tracer wants them (a slot of the object is
  * selected), since the sweep is the one costly part of reading an
@@ -52,33 +52,11 @@ static bool is_slot(void *ctx, uint64_t got)
 	return find_slot(sw->img, got) != NULL;
 }
 
-static int cmp_stub(const void *key, const void *elem)
-{
-	const uint64_t *addr = key;
-	const struct plt_entry *e = elem;
-	return *addr < e->addr ? -1 : *addr > e->addr;
-}
-
-/* Whether the jump at ADDR is a stub's own, which starts at most a bnd
- * prefix and an endbr64 before it: the stub is traced as a stub. */
-static bool in_stub(const struct elf_image *img, uint64_t addr)
-{
-	for (uint64_t back = 0; back <= 5 && back <= addr; back++) {
-		uint64_t at = addr - back;
-		if (img->nplt && bsearch(&at, img->plt, img->nplt,
-					 sizeof(*img->plt), cmp_stub))
-			return true;
-	}
-	return false;
-}
-
 /* plt_site_fn */
 static void on_site(void *ctx, const struct plt_site *site)
 {
 	struct sweep *sw = ctx;
 	struct elf_sites *out = sw->out;
-	if (site->kind == PLT_SITE_JUMP && in_stub(sw->img, site->addr))
-		return;
 	if (out->n == sw->cap) {
 		sw->cap = sw->cap ? 2 * sw->cap : 64;
 		out->v = xreallocarray(out->v, sw->cap, sizeof(*out->v));
@@ -120,6 +98,29 @@ static const uint8_t *segment_bytes(const char *raw, size_t size,
 	return (const uint8_t *)raw + ph->p_offset;
 }
 
+/* Sweep the SIZE bytes of CODE at link-time address ADDR but the stubs'
+ * jumps, piece by piece: a stub jumps through a slot as a tail call
+ * does, and the byte search would make the sweep run up to the last
+ * stub, after all of .text where lld puts the PLT. */
+static void sweep_segment(struct sweep *sw, const uint8_t *code, size_t size,
+			  uint64_t addr)
+{
+	const struct elf_image *img = sw->img;
+	uint64_t at = addr;
+	for (size_t i = 0; i < img->nplt; i++) {
+		const struct plt_entry *e = &img->plt[i];
+		if (e->addr < at || e->addr - addr >= size)
+			continue;
+		plt_arch_scan_sites(code + (at - addr), e->addr - at, at,
+				    is_slot, on_site, sw);
+		at = e->addr + e->len;
+		if (at - addr > size)
+			return;
+	}
+	plt_arch_scan_sites(code + (at - addr), size - (at - addr), at, is_slot,
+			    on_site, sw);
+}
+
 /* Sweep each executable PT_LOAD segment, as the loader maps it: section
  * headers may lie or be gone. */
 static void sweep_file(Elf *elf, struct sweep *sw)
@@ -136,8 +137,7 @@ static void sweep_file(Elf *elf, struct sweep *sw)
 			continue;
 		const uint8_t *code = segment_bytes(raw, size, &ph);
 		if (code && ph.p_filesz)
-			plt_arch_scan_sites(code, ph.p_filesz, ph.p_vaddr,
-					    is_slot, on_site, sw);
+			sweep_segment(sw, code, ph.p_filesz, ph.p_vaddr);
 	}
 	finish(sw->out);
 }

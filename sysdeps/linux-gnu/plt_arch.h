@@ -45,6 +45,10 @@ void plt_arch_scan(const uint8_t *code, size_t size, uint64_t addr,
  * be cheap (a binary search, say). */
 typedef bool plt_slot_fn(void *ctx, uint64_t got);
 
+/* Called once per stub found by plt_arch_find_stubs: LEN is the length
+ * of its bytes from STUB to the end of its indirect jump. */
+typedef void plt_found_fn(void *ctx, uint64_t stub, uint64_t got, unsigned len);
+
 /* Find the stubs in the SIZE bytes of CODE (an executable segment as
  * the loader maps it), loaded at link-time address ADDR, with no
  * section header: every `jmp *GOT(%rip)` whose slot IS_SLOT(CTX, slot)
@@ -52,7 +56,7 @@ typedef bool plt_slot_fn(void *ctx, uint64_t got);
  * .plt, .plt.sec or .plt.got.  FN is called once per stub, in address
  * order.  Reads nothing outside CODE; never fails. */
 void plt_arch_find_stubs(const uint8_t *code, size_t size, uint64_t addr,
-			 plt_slot_fn *is_slot, plt_stub_fn *fn, void *ctx);
+			 plt_slot_fn *is_slot, plt_found_fn *fn, void *ctx);
 
 /* A call site that reads a GOT slot itself, with no stub (-fno-plt):
  * on x86_64 `call *GOT(%rip)` or, for a tail call, `jmp *GOT(%rip)`. */

@@ -174,7 +174,7 @@ static bool stub_body(const ZydisDecoder *dec, const uint8_t *code,
  * and what follows must be a push or padding. */
 static void try_stub(const ZydisDecoder *dec, const uint8_t *code, size_t size,
 		     uint64_t addr, size_t off, plt_slot_fn *is_slot,
-		     plt_stub_fn *fn, void *ctx)
+		     plt_found_fn *fn, void *ctx)
 {
 	int32_t disp;
 	memcpy(&disp, code + off + 2, sizeof(disp));
@@ -191,11 +191,11 @@ static void try_stub(const ZydisDecoder *dec, const uint8_t *code, size_t size,
 	    !stub_body(dec, code, start, off + 6, addr, &decoded) ||
 	    decoded != got || !stub_tail(dec, code + off + 6, size - off - 6))
 		return;
-	fn(ctx, addr + start, got);
+	fn(ctx, addr + start, got, (unsigned)(off + 6 - start));
 }
 
 void plt_arch_find_stubs(const uint8_t *code, size_t size, uint64_t addr,
-			 plt_slot_fn *is_slot, plt_stub_fn *fn, void *ctx)
+			 plt_slot_fn *is_slot, plt_found_fn *fn, void *ctx)
 {
 	ZydisDecoder dec;
 	ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64,
