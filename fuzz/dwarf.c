@@ -26,7 +26,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char *const seed_names[] = { "fz_pt", "fz_lst", "fz_str",
+static const char *const seed_names[] = { "fz_pt",    "fz_lst",	  "fz_str",
 					  "fz_ifunc", "dw_point", NULL };
 
 /* What a classifier and a lens compute of T, to depth MAX_WALK. */

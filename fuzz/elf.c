@@ -19,8 +19,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* A memfd holding DATA, its path in PATH; -1 if it cannot be made. */
-static int data_file(const uint8_t *data, size_t size, char *path,
-		     size_t len)
+static int data_file(const uint8_t *data, size_t size, char *path, size_t len)
 {
 	int fd = memfd_create("fuzz-elf", MFD_CLOEXEC);
 	if (fd < 0)
@@ -34,8 +33,7 @@ static int data_file(const uint8_t *data, size_t size, char *path,
 }
 
 /* Touch every string and entry the readers handed out. */
-static size_t walk_image(const struct elf_image *img,
-			 const struct elf_sites *s)
+static size_t walk_image(const struct elf_image *img, const struct elf_sites *s)
 {
 	size_t sum = img->soname ? strlen(img->soname) : 0;
 	sum += img->interp ? strlen(img->interp) : 0;
