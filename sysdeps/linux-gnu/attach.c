@@ -22,6 +22,7 @@
 #include "error.h"
 #include "image.h"
 #include "options.h"
+#include "output.h"
 #include "proc.h"
 #include "procfs.h"
 #include "rtld.h"
@@ -71,22 +72,37 @@ static pid_t fork_stopped(const struct options *o, const char *path,
 	return pid;
 }
 
+/* The child ended before its exec: so does the tracer, with its status
+ * (a failed execve's 127, or 128+N when signal N killed it). */
+static void ended_before_exec(pid_t pid, const struct tracee_event *ev)
+{
+	if (ev->kind == TRACEE_EXITED)
+		exit(ev->code);
+	output_killed(pid, pid, ev->sig);
+	output_finish();
+	exit(128 + ev->sig);
+}
+
 /* Let the seized child run into its exec; if it ends first, so does the
- * tracer, with its status. */
-static void run_to_exec(pid_t pid, const char *path)
+ * tracer.  A signal on the way is delivered: an execve that fails past
+ * its point of no return (a truncated program) raises SIGSEGV, which
+ * must kill the child as it would untraced, not fault again forever. */
+static void run_to_exec(const struct options *o, pid_t pid, const char *path)
 {
 	for (;;) {
 		struct tracee_event ev;
 		if (tracee_wait(pid, 0, &ev) != pid)
 			perror_msg_and_die("waitpid");
-		if (ev.kind == TRACEE_EXITED)
-			exit(ev.code);
-		if (ev.kind == TRACEE_KILLED)
-			exit(1);
+		if (tracee_ended(&ev))
+			ended_before_exec(pid, &ev);
 		if (ev.kind == TRACEE_EXEC)
 			return;
+		int sig = ev.kind == TRACEE_SIGNAL ? ev.sig : 0;
+		/* Not the SIGCONT of backend_launch, which is ours. */
+		if (sig && sig != SIGCONT && !o->no_signals)
+			output_signal(pid, pid, sig);
 		/* ESRCH: the next wait reports its end. */
-		int rc = tracee_cont(pid, 0);
+		int rc = tracee_cont(pid, sig);
 		if (rc && rc != -ESRCH)
 			error_msg_and_die("'%s' did not start", path);
 	}
@@ -108,7 +124,7 @@ int backend_launch(const struct options *o, const char *path, char **argv)
 		perror_msg_and_die("PTRACE_SEIZE of %d", (int)pid);
 	}
 	kill(pid, SIGCONT);
-	run_to_exec(pid, path);
+	run_to_exec(o, pid, path);
 	launched = pid;
 	struct task *t = task_new(pid, process_new(pid));
 	image_setup(t);
