@@ -339,7 +339,8 @@ static void load_syms(struct scan *sc)
 	sc->syms_loaded = true;
 	add_syms(sc, sc->symtab);
 	add_syms(sc, sc->dynsym);
-	qsort(sc->syms, sc->nsyms, sizeof(*sc->syms), cmp_addr_sym);
+	if (sc->nsyms) /* qsort's base must not be NULL, even for 0 */
+		qsort(sc->syms, sc->nsyms, sizeof(*sc->syms), cmp_addr_sym);
 }
 
 /* The best-ranked symbol at ADDR, or NULL. */
