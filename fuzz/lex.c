@@ -5,8 +5,8 @@
  * step, so its line and column arithmetic runs on every position. */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "fake.h"
 #include "lex.h"
 
 /* One token of any kind at the cursor; false at the end of the text. */
@@ -38,11 +38,9 @@ static bool take_token(struct lex *lx)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *text = malloc(size + 1);
+	char *text = fake_text(data, size);
 	if (!text)
 		return 0;
-	memcpy(text, data, size);
-	text[size] = 0;
 
 	struct lex lx = { .file = "fuzz", .line = 1 };
 	lex_begin(&lx, text);
