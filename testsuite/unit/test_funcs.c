@@ -12,25 +12,13 @@
 #include "arch.h"
 #include "check.h"
 #include "elfscan.h"
-#include "fixtures.h"
+#include "elf_fixtures.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static char tmpdir[] = "/tmp/test_funcs.XXXXXX";
-static char fixtures[4096];
-
-static bool build(const char *out, const char *src, const char *flags)
-{
-	char cmd[8192];
-	snprintf(cmd, sizeof(cmd),
-		 "gcc -O0 %s -o '%s/%s' '%s/%s' >/dev/null 2>&1", flags, tmpdir,
-		 out, fixtures, src);
-	return system(cmd) == 0;
-}
 
 /* The function of FS named NAME (at ADDR unless ADDR is 0: a name
  * defined under several versions has several), or NULL. */
@@ -49,43 +37,33 @@ static const struct elf_func *find(const struct elf_funcs *fs, const char *name)
 	return find_at(fs, name, 0);
 }
 
-/* Every function nm lists (T t W i: global, local, weak, IFUNC) within
- * the text span is in FS at its address, with its binding and type.
- * DYN: nm -D (the file has no .symtab).  Returns how many were
- * compared. */
+/* A function nm lists (T t W i: global, local, weak, IFUNC) within the
+ * text span is in FS (struct elf_funcs) at its address, with its binding
+ * and type. */
+static bool check_func(const void *fs, const char *path,
+		       unsigned long long addr, char type, const char *name)
+{
+	const struct elf_funcs *funcs = fs;
+	if (!strchr("TtWi", type) || addr < funcs->text_lo ||
+	    addr >= funcs->text_hi)
+		return false;
+	const struct elf_func *f = find_at(funcs, name, addr);
+	CHECK(f, "%s: %s (%c) not found at %#llx", path, name, type, addr);
+	if (!f)
+		return false;
+	int bind = type == 't' ? 2 : type == 'W' ? 1 : 0;
+	CHECK(type == 'i' || f->bind == bind, "%s: %s bind %d, nm %c", path,
+	      name, f->bind, type);
+	CHECK(f->ifunc == (type == 'i'), "%s: %s ifunc %d, nm %c", path, name,
+	      f->ifunc, type);
+	return true;
+}
+
+/* Every function nm lists is in FS (check_func).  DYN: nm -D (the file
+ * has no .symtab).  Returns how many were compared. */
 static size_t check_nm(const char *path, const struct elf_funcs *fs, bool dyn)
 {
-	char cmd[4200];
-	snprintf(cmd, sizeof(cmd), "nm %s --defined-only '%s' 2>/dev/null",
-		 dyn ? "-D" : "", path);
-	FILE *p = popen(cmd, "r");
-	if (!p)
-		return 0;
-	char line[1024];
-	size_t n = 0;
-	while (fgets(line, sizeof(line), p)) {
-		unsigned long long addr;
-		char type;
-		char name[512];
-		if (sscanf(line, "%llx %c %511[^@\n]", &addr, &type, name) !=
-			    3 ||
-		    !strchr("TtWi", type) || addr < fs->text_lo ||
-		    addr >= fs->text_hi)
-			continue;
-		const struct elf_func *f = find_at(fs, name, addr);
-		CHECK(f, "%s: %s (%c) not found at %#llx", path, name, type,
-		      addr);
-		if (!f)
-			continue;
-		int bind = type == 't' ? 2 : type == 'W' ? 1 : 0;
-		CHECK(type == 'i' || f->bind == bind, "%s: %s bind %d, nm %c",
-		      path, name, f->bind, type);
-		CHECK(f->ifunc == (type == 'i'), "%s: %s ifunc %d, nm %c", path,
-		      name, f->ifunc, type);
-		n++;
-	}
-	pclose(p);
-	return n;
+	return nm_each(path, dyn ? "-D" : "", check_func, fs);
 }
 
 /* Sorted by address; at one address, no worse alias before a better
@@ -107,12 +85,12 @@ static void check_order(const struct elf_funcs *fs)
  * functions; the IRELATIVE relocation names the resolver. */
 static void test_ifunc(void)
 {
-	if (!build("ifunc", "ifunc.c", "")) {
+	if (!elf_fixture_build("ifunc", "ifunc.c", "")) {
 		FAIL("ifunc: gcc failed");
 		return;
 	}
 	char path[4200];
-	snprintf(path, sizeof(path), "%s/ifunc", tmpdir);
+	elf_fixture_path(path, sizeof(path), "ifunc");
 	struct elf_funcs fs;
 	CHECK(elf_funcs_read(&fs, path) == 0);
 	CHECK(fs.text_lo && fs.text_hi > fs.text_lo);
@@ -135,10 +113,8 @@ static void test_ifunc(void)
 static void test_libc(void)
 {
 	const char *libc = "/lib/x86_64-linux-gnu/libc.so.6";
-	if (access(libc, R_OK) != 0) {
-		fprintf(stderr, "test_funcs: skip: %s missing\n", libc);
+	if (!elf_fixtures_have("test_funcs", libc))
 		return;
-	}
 	struct elf_funcs fs;
 	CHECK(elf_funcs_read(&fs, libc) == 0);
 	const struct elf_func *s = find(&fs, "strlen");
@@ -199,16 +175,9 @@ int main(void)
 		fprintf(stderr, "test_funcs: skip: gcc not found\n");
 		return check_exit() ? check_exit() : CHECK_SKIP;
 	}
-	fixture_dir(fixtures, sizeof(fixtures), "ELF_FIXTURES", "elf-fixtures",
-		    __FILE__);
-	if (!mkdtemp(tmpdir)) {
-		perror("test_funcs: mkdtemp");
+	if (!elf_fixtures_begin("test_funcs"))
 		return 1;
-	}
 	test_ifunc();
-	char cmd[4200];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "test_funcs: could not remove %s\n", tmpdir);
+	elf_fixtures_end("test_funcs");
 	return check_exit();
 }

@@ -12,7 +12,7 @@
  * gcc is missing. */
 #include "check.h"
 #include "elfscan.h"
-#include "fixtures.h"
+#include "elf_fixtures.h"
 #include "library.h"
 
 #include <fcntl.h>
@@ -23,23 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static char tmpdir[] = "/tmp/test_library.XXXXXX";
-static char fixtures[4096];
-
-static bool build(const char *out, const char *src, const char *flags)
-{
-	char cmd[8192];
-	snprintf(cmd, sizeof(cmd),
-		 "gcc -O0 %s -o '%s/%s' '%s/%s' >/dev/null 2>&1", flags, tmpdir,
-		 out, fixtures, src);
-	return system(cmd) == 0;
-}
-
-static void tmp_path(char *buf, size_t len, const char *name)
-{
-	snprintf(buf, len, "%s/%s", tmpdir, name);
-}
 
 /* ---- segments, against the section headers ---- */
 
@@ -125,38 +108,29 @@ static bool has_at(const struct elf_exports *ex, const struct elf_export *e,
 	return false;
 }
 
-/* Every defined dynamic symbol nm lists is found, with its address, and
- * is a function exactly when nm says T, W (weak function) or i (IFUNC).
+/* A defined dynamic symbol nm lists is in EX (struct elf_exports), with
+ * its address, and is a function exactly when nm says T, W (weak
+ * function) or i (IFUNC). */
+static bool check_export(const void *ex, const char *path,
+			 unsigned long long addr, char type, const char *name)
+{
+	if (type == 'A' || type == 'U')
+		return false;
+	const struct elf_export *e = elf_exports_find(ex, name);
+	bool func = type == 'T' || type == 'W' || type == 'i';
+	CHECK(e, "%s: %s (%c) not exported", path, name, type);
+	CHECK(!e || has_at(ex, e, addr), "%s: %s not at %#llx", path, name,
+	      addr);
+	CHECK(!e || e->func == func, "%s: %s (%c): func %d", path, name, type,
+	      e->func);
+	return true;
+}
+
+/* Every defined dynamic symbol nm lists is exported (check_export).
  * Returns how many were compared. */
 static size_t check_nm(const char *path, const struct elf_exports *ex)
 {
-	char cmd[4200];
-	snprintf(cmd, sizeof(cmd), "nm -D --defined-only '%s' 2>/dev/null",
-		 path);
-	FILE *p = popen(cmd, "r");
-	if (!p)
-		return 0;
-	char line[1024];
-	size_t n = 0;
-	while (fgets(line, sizeof(line), p)) {
-		unsigned long long addr;
-		char type;
-		char name[512];
-		if (sscanf(line, "%llx %c %511[^@\n]", &addr, &type, name) !=
-			    3 ||
-		    type == 'A' || type == 'U')
-			continue;
-		const struct elf_export *e = elf_exports_find(ex, name);
-		bool func = type == 'T' || type == 'W' || type == 'i';
-		CHECK(e, "%s: %s (%c) not exported", path, name, type);
-		CHECK(!e || has_at(ex, e, addr), "%s: %s not at %#llx", path,
-		      name, addr);
-		CHECK(!e || e->func == func, "%s: %s (%c): func %d", path, name,
-		      type, e->func);
-		n++;
-	}
-	pclose(p);
-	return n;
+	return nm_each(path, "-D", check_export, ex);
 }
 
 static const struct elf_export *find_export(const char *path, const char *name,
@@ -171,10 +145,8 @@ static const struct elf_export *find_export(const char *path, const char *name,
 static void test_rtld(void)
 {
 	const char *ld = "/lib64/ld-linux-x86-64.so.2";
-	if (access(ld, R_OK) != 0) {
-		fprintf(stderr, "test_library: skip: %s missing\n", ld);
+	if (!elf_fixtures_have("test_library", ld))
 		return;
-	}
 	struct elf_exports ex;
 	const struct elf_export *st = find_export(ld, "_dl_debug_state", &ex);
 	CHECK(st && st->func && st->addr, "%s: no _dl_debug_state", ld);
@@ -189,10 +161,8 @@ static void test_rtld(void)
 static void test_libc(void)
 {
 	const char *libc = "/lib/x86_64-linux-gnu/libc.so.6";
-	if (access(libc, R_OK) != 0) {
-		fprintf(stderr, "test_library: skip: %s missing\n", libc);
+	if (!elf_fixtures_have("test_library", libc))
 		return;
-	}
 	char err[256];
 	struct library *l = library_new(libc, libc, false, err, sizeof(err));
 	if (!l) {
@@ -215,7 +185,7 @@ static void test_libc(void)
 static struct library *open_fixture(const char *name, bool is_main)
 {
 	char path[4200];
-	tmp_path(path, sizeof(path), name);
+	elf_fixture_path(path, sizeof(path), name);
 	char err[256];
 	struct library *l = library_new(path, path, is_main, err, sizeof(err));
 	if (!l)
@@ -227,7 +197,7 @@ static struct library *open_fixture(const char *name, bool is_main)
 
 static void test_program(void)
 {
-	if (!build("prog", "calls.c", "-fno-builtin")) {
+	if (!elf_fixture_build("prog", "calls.c", "-fno-builtin")) {
 		FAIL("prog: gcc failed");
 		return;
 	}
@@ -254,8 +224,8 @@ static void test_program(void)
 
 static void test_dso(void)
 {
-	if (!build("libfixture.so", "dso.c",
-		   "-shared -fPIC -Wl,-soname,libfixture.so.1")) {
+	if (!elf_fixture_build("libfixture.so", "dso.c",
+			       "-shared -fPIC -Wl,-soname,libfixture.so.1")) {
 		FAIL("libfixture.so: gcc failed");
 		return;
 	}
@@ -272,7 +242,7 @@ static void test_dso(void)
 
 static void test_static(void)
 {
-	if (!build("static", "calls.c", "-static")) {
+	if (!elf_fixture_build("static", "calls.c", "-static")) {
 		fprintf(stderr, "test_library: skip: no static libc\n");
 		return;
 	}
@@ -302,21 +272,14 @@ int main(void)
 		fprintf(stderr, "test_library: skip: gcc not found\n");
 		return CHECK_SKIP;
 	}
-	fixture_dir(fixtures, sizeof(fixtures), "ELF_FIXTURES", "elf-fixtures",
-		    __FILE__);
-	if (!mkdtemp(tmpdir)) {
-		perror("test_library: mkdtemp");
+	if (!elf_fixtures_begin("test_library"))
 		return 1;
-	}
 	test_program();
 	test_dso();
 	test_static();
 	test_libc();
 	test_rtld();
 	test_errors();
-	char cmd[4200];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "test_library: could not remove %s\n", tmpdir);
+	elf_fixtures_end("test_library");
 	return check_exit();
 }
