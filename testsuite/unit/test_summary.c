@@ -6,6 +6,19 @@
 #include "strbuf.h"
 #include "summary.h"
 
+#define HEAD "% time     seconds  usecs/call     calls      function\n"
+#define RULE "------ ----------- ----------- --------- --------------------\n"
+
+/* The table summary_write gives now is WANT. */
+static void check_table(const char *want)
+{
+	struct strbuf sb;
+	strbuf_init(&sb);
+	summary_write(&sb);
+	CHECK_STR(sb.s, want);
+	strbuf_destroy(&sb);
+}
+
 static void test_table(void)
 {
 	summary_account("usleep", 200000000);
@@ -14,35 +27,19 @@ static void test_table(void)
 	summary_account("strlen", 2000);
 	summary_account("strcmp", 2000);
 	summary_account("strlen", 1999);
-	struct strbuf sb;
-	strbuf_init(&sb);
-	summary_write(&sb);
-	CHECK_STR(
-		sb.s,
-		"% time     seconds  usecs/call     calls      function\n"
-		"------ ----------- ----------- --------- --------------------\n"
-		" 74.99    0.300000      150000         2 usleep\n"
-		" 24.99    0.100000      100000         1 nanosleep\n"
-		"  0.00    0.000003           1         2 strlen\n"
-		"  0.00    0.000002           2         1 strcmp\n"
-		"------ ----------- ----------- --------- --------------------\n"
-		"100.00    0.400005                     6 total\n");
-	strbuf_destroy(&sb);
+	check_table(HEAD RULE
+		    " 74.99    0.300000      150000         2 usleep\n"
+		    " 24.99    0.100000      100000         1 nanosleep\n"
+		    "  0.00    0.000003           1         2 strlen\n"
+		    "  0.00    0.000002           2         1 strcmp\n" RULE
+		    "100.00    0.400005                     6 total\n");
 }
 
 /* Written once, the rows are gone: a second table is empty. */
 static void test_empty(void)
 {
-	struct strbuf sb;
-	strbuf_init(&sb);
-	summary_write(&sb);
-	CHECK_STR(
-		sb.s,
-		"% time     seconds  usecs/call     calls      function\n"
-		"------ ----------- ----------- --------- --------------------\n"
-		"------ ----------- ----------- --------- --------------------\n"
-		"100.00    0.000000                     0 total\n");
-	strbuf_destroy(&sb);
+	check_table(HEAD RULE RULE
+		    "100.00    0.000000                     0 total\n");
 }
 
 int main(void)
