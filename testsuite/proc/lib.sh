@@ -122,6 +122,36 @@ stop_loop() {
 		fail "$1 (pid $2) ended badly: status $st, output: $(cat "$1.out")"
 }
 
+# attach_loop NTHREADS ARGS...: start the attach target as "a" with
+# NTHREADS threads, wait until all of them exist, snapshot it into snap,
+# then attach the tracer with ARGS -p in the background.  Sets $p (the
+# program), $t (timeout's pid) and $tpid (the tracer's).
+attach_loop() {
+	local n=$1 i
+	shift
+	start_loop a "$n"
+	p=$lpid
+	for ((i = 0; i < 3000; i++)); do
+		[ "$(ls /proc/"$p"/task | wc -l)" = "$n" ] && break
+		sleep 0.01
+	done
+	snapshot "$p" >snap
+	lt_bg "$@" -p "$p"
+	t=$!
+	tracer_pid "$t"
+	cleanup_pids+=("$t")
+}
+
+# detach_loop: SIGINT to the tracer of attach_loop, which must exit and
+# leave the program as snap has it; the program must then end correctly.
+detach_loop() {
+	kill -INT "$tpid"
+	wait_tracer "$t"
+	echo "tracer exited $tst after $tsecs"
+	check_released "$p" snap
+	stop_loop a "$p"
+}
+
 # check_released PID SNAPSHOT: PID and all its threads are no longer traced,
 # not stopped, and its mappings and read-only bytes are as in SNAPSHOT.
 check_released() {

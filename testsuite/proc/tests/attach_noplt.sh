@@ -13,17 +13,7 @@ ${CC:-cc} -O0 -fno-builtin -fno-inline -D_FORTIFY_SOURCE=0 -U_FORTIFY_SOURCE \
 	fail "cannot build loop.c with -fno-plt"
 objdump -d loop | grep -Eq 'call +\*0x[0-9a-f]+\(%rip\) .*<atol@' ||
 	fail "atol is not called through its GOT slot"
-BIN=$PWD start_loop a "$1"
-p=$lpid
-for ((i = 0; i < 3000; i++)); do
-	[ "$(ls /proc/"$p"/task | wc -l)" = "$1" ] && break
-	sleep 0.01
-done
-snapshot "$p" >snap
-lt_bg -f -o trace -p "$p"
-t=$!
-tracer_pid "$t"
-cleanup_pids+=("$t")
+BIN=$PWD attach_loop "$1" -f -o trace
 for ((i = 0; i < 3000; i++)); do
 	n=$(grep -E '^[0-9]+ (atol|strlen)\("[0-9]+"\) += [0-9]+$' trace 2>/dev/null |
 		cut -d' ' -f1 | sort -u | wc -l)

@@ -5,22 +5,9 @@
 # variants: f nof
 . "$PROC/lib.sh"
 
-start_loop a 4
-p=$lpid
-# All four threads exist before the attach.
-for ((i = 0; i < 3000; i++)); do
-	[ "$(ls /proc/"$p"/task | wc -l)" = 4 ] && break
-	sleep 0.01
-done
-snapshot "$p" >snap
-if [ "$1" = f ]; then
-	lt_bg -f -o trace -p "$p"
-else
-	lt_bg -o trace -p "$p"
-fi
-t=$!
-tracer_pid "$t"
-cleanup_pids+=("$t")
+f=()
+[ "$1" = f ] && f=(-f)
+attach_loop 4 "${f[@]}" -o trace
 if [ "$1" = f ]; then
 	for ((i = 0; i < 3000; i++)); do
 		n=$(grep -E '^[0-9]+ atol\(' trace 2>/dev/null | cut -d' ' -f1 | sort -u | wc -l)
@@ -36,8 +23,4 @@ for task in /proc/"$p"/task/*; do
 	[ "$(awk '/^TracerPid:/ { print $2 }' "$task/status")" = "$tpid" ] ||
 		fail "thread ${task##*/} not attached"
 done
-kill -INT "$tpid"
-wait_tracer "$t"
-echo "tracer exited $tst after $tsecs"
-check_released "$p" snap
-stop_loop a "$p"
+detach_loop

@@ -7,29 +7,13 @@
 # variants: f nof
 . "$PROC/lib.sh"
 
-start_loop a 4
-p=$lpid
-for ((i = 0; i < 3000; i++)); do
-	[ "$(ls /proc/"$p"/task | wc -l)" = 4 ] && break
-	sleep 0.01
-done
-snapshot "$p" >snap
-if [ "$1" = f ]; then
-	lt_bg -S -f -o trace -p "$p"
-else
-	lt_bg -S -o trace -p "$p"
-fi
-t=$!
-tracer_pid "$t"
-cleanup_pids+=("$t")
+f=()
+[ "$1" = f ] && f=(-f)
+attach_loop 4 -S "${f[@]}" -o trace
 # access() of the stop file, once per iteration of each thread.
 wait_grep 'access@SYS\("a\.stop", F_OK\) += -2 ENOENT \(No such file or directory\)$' trace ||
 	fail "no system call traced: $(head trace)"
-kill -INT "$tpid"
-wait_tracer "$t"
-echo "tracer exited $tst after $tsecs"
-check_released "$p" snap
-stop_loop a "$p"
+detach_loop
 # Per thread (-f: lines carry the tid): no "<... X@SYS resumed>" but
 # right after "X@SYS(... <unfinished ...>" (bypid joins those pairs),
 # i.e. none without its entry.
