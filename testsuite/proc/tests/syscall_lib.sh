@@ -27,7 +27,7 @@ st=$?
 grep -q '^mmap@SYS(' trace || fail "no start-up system call:" "$(cat trace)"
 sed -n '/^open(/,$p' trace >main
 cat >exp <<'X'
-open("/nonexistent/x", 00, {int} <unfinished ...>
+open("/nonexistent/x", 0, {int} <unfinished ...>
 openat@SYS(AT_FDCWD, "/nonexistent/x", 0)        = -2 ENOENT (No such file or directory)
 <... open resumed> )                             = -1
 write(1, "hi\n", 3 <unfinished ...>
