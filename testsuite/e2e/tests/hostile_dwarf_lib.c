@@ -1,21 +1,7 @@
 /* A library whose debug info the hostile_dwarf_* tests make cyclic
- * (hostile_dwarf.py): node.in becomes a struct node, so that node
- * contains itself by value, and other.c a struct pair, so that pair and
- * other contain each other.  The code is untouched. */
-struct node {
-	int v;
-	struct inner {
-		int w;
-	} in;
-};
-
-struct pair {
-	int a;
-	struct other {
-		int b;
-		int c;
-	} o;
-};
+ * (hostile_dwarf.py), as hostile_dwarf.h says.  The code is
+ * untouched. */
+#include "hostile_dwarf.h"
 
 int hd_sum(struct node *n)
 {

@@ -2,24 +2,7 @@
  * the calls are traced, and the program runs as untraced. */
 #include <stdio.h>
 
-struct node {
-	int v;
-	struct inner {
-		int w;
-	} in;
-};
-
-struct pair {
-	int a;
-	struct other {
-		int b;
-		int c;
-	} o;
-};
-
-int hd_sum(struct node *n);
-int hd_pair(struct pair *p);
-int hd_node_by_value(struct node n);
+#include "hostile_dwarf.h"
 
 int main(void)
 {
