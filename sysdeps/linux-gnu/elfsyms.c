@@ -10,17 +10,15 @@
  * table of libc (some 3000 symbols) is two allocations.  Symbol names
  * are bounded by that copy, which is NUL-terminated here whatever the
  * file says. */
+#include "elffile.h"
 #include "elfscan.h"
 #include "plt_arch.h"
 #include "xmalloc.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static Elf_Scn *find_dynsym(Elf *elf)
 {
@@ -99,19 +97,13 @@ static void read_elf(struct elf_exports *ex, Elf *elf)
 int elf_exports_read(struct elf_exports *ex, const char *path)
 {
 	memset(ex, 0, sizeof(*ex));
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return -errno;
-	elf_version(EV_CURRENT);
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	int ret = -ENOEXEC;
-	if (elf && elf_kind(elf) == ELF_K_ELF) {
-		read_elf(ex, elf);
-		ret = 0;
-	}
-	elf_end(elf);
-	close(fd);
-	return ret;
+	struct elf_file f;
+	int ret = elf_file_open(&f, path, NULL, 0);
+	if (ret)
+		return ret;
+	read_elf(ex, f.elf);
+	elf_file_close(&f);
+	return 0;
 }
 
 const struct elf_export *elf_exports_find(const struct elf_exports *ex,
@@ -335,19 +327,13 @@ static void read_funcs(struct elf_funcs *fs, Elf *elf)
 int elf_funcs_read(struct elf_funcs *fs, const char *path)
 {
 	memset(fs, 0, sizeof(*fs));
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return -errno;
-	elf_version(EV_CURRENT);
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	int ret = -ENOEXEC;
-	if (elf && elf_kind(elf) == ELF_K_ELF) {
-		read_funcs(fs, elf);
-		ret = 0;
-	}
-	elf_end(elf);
-	close(fd);
-	return ret;
+	struct elf_file f;
+	int ret = elf_file_open(&f, path, NULL, 0);
+	if (ret)
+		return ret;
+	read_funcs(fs, f.elf);
+	elf_file_close(&f);
+	return 0;
 }
 
 uint64_t elf_funcs_irel_slot(const struct elf_funcs *fs, uint64_t resolver)
