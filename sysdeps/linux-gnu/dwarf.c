@@ -201,7 +201,7 @@ static struct dfile *file_get(struct dwarf_protos *d, const char *path)
 			return f;
 	struct dfile *f = xcalloc(1, sizeof(*f));
 	f->path = xstrdup(path);
-	f->types = dwarftypes_new();
+	f->types = dwarftypes_new(f->path);
 	f->next = d->files;
 	d->files = f;
 	return f;
