@@ -152,12 +152,12 @@ static GElf_Addr sym_addr(struct dfile *f, const char *name)
 {
 	Elf_Scn *scn = NULL;
 
-	while ((scn = elf_nextscn(f->df.elf, scn))) {
+	while ((scn = elf_nextscn(f->df.file.elf, scn))) {
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh) || sh.sh_entsize == 0 ||
 		    (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB))
 			continue;
-		GElf_Addr addr = symtab_find(f->df.elf, scn, &sh, name);
+		GElf_Addr addr = symtab_find(f->df.file.elf, scn, &sh, name);
 		if (addr)
 			return addr;
 	}
