@@ -5,7 +5,7 @@
  * for -x, the functions.  Every result is walked, so that a bad pointer
  * or length in it shows under ASan.
  *
- * Sources: fuzz/elf.c, sysdeps/linux-gnu/{elf,elfdyn,elfsites,elfsyms}.c,
+ * Sources: fuzz/elf.c, sysdeps/linux-gnu/{elf,elfdyn,elffile,elfsites,elfsyms}.c,
  * sysdeps/linux-gnu/x86_64/{plt,sites}.c, ltrace/xmalloc.c; libs: -lelf
  * -lZydis. */
 #include "elfscan.h"

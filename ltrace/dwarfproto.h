@@ -12,7 +12,9 @@
  * at most once, and misses are cached too.  Derived types are bounded:
  * no more than DWARF_MAX_DEPTH levels of nesting (deeper pointers become
  * addresses), no more than DWARF_MAX_FIELDS members per struct (both in
- * sysdeps/linux-gnu/dwarftypes.h).
+ * sysdeps/linux-gnu/dwarftypes.h); sizes and counts above LONG_MAX
+ * saturate; then each parameter's type passes type_hold, as conf
+ * files' do.
  *
  * Mapping (sizes from the architecture's data model, abi.h):
  *   base types by DW_ATE encoding and size: char, short/ushort, int/uint,
@@ -54,8 +56,11 @@ void dwarf_protos_free(struct dwarf_protos *d);
  * file PATH (a loaded library or the main executable, as named in
  * /proc/PID/maps) describes it, or NULL when there is none (no debug
  * info, not an external function, unreadable file).  The result is
- * owned by D and lives until dwarf_protos_free.  Never prints: a file
- * without debug info is the normal case.
+ * owned by D and lives until dwarf_protos_free.  Prints nothing for a
+ * file without debug info, the normal case; a type the tracer cannot
+ * hold (type_check: a struct of absurd size, an array longer than 2^30
+ * bytes, types nested too deeply) gets a warning on stderr, once, and is
+ * shown as conf files' are (an address, a hex number, capped).
  *
  * When NAME has no DIE of its own (glibc's fopen is defined as
  * _IO_new_fopen), a symbol of PATH at the same address that has one is
@@ -67,7 +72,7 @@ const struct prototype *dwarf_lookup(struct dwarf_protos *d, const char *path,
  * starts at link-time address ADDR of the ELF file PATH, named NAME
  * (for -x: the symbol there may be local, or share its name with other
  * static functions); NULL when there is none.  Owned by D, cached by
- * address; never prints. */
+ * address; warns as dwarf_lookup does. */
 const struct prototype *dwarf_lookup_at(struct dwarf_protos *d,
 					const char *path, uint64_t addr,
 					const char *name);

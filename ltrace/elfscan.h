@@ -91,7 +91,8 @@ int elf_sites_read(struct elf_sites *s, const char *path,
 		   const struct elf_image *img);
 void elf_sites_destroy(struct elf_sites *s);
 
-/* A symbol an object defines in .dynsym with global or weak binding. */
+/* A symbol an object defines in its dynamic symbol table with global or
+ * weak binding. */
 struct elf_export {
 	const char *name; /* in the table's strings, without version */
 	uint64_t addr;	  /* st_value (link-time) */
@@ -103,11 +104,13 @@ struct elf_export {
 struct elf_exports {
 	struct elf_export *v;
 	size_t n;
-	char *strs; /* owned: a copy of .dynstr */
+	char *strs; /* owned: a copy of the dynamic string table */
 };
 
-/* Read the exports of PATH into EX.  Returns 0 (a file without .dynsym
- * exports nothing), or a negative errno-style code; reports nothing.
+/* Read the exports of PATH into EX, from its dynamic section (DT_SYMTAB,
+ * counted by DT_GNU_HASH or DT_HASH; .dynsym's section header only for a
+ * file without one).  Returns 0 (a file without dynamic symbols exports
+ * nothing), or a negative errno-style code; reports nothing.
  * elf_exports_destroy releases EX after a successful read. */
 int elf_exports_read(struct elf_exports *ex, const char *path);
 /* The export named NAME, or NULL. */
@@ -117,7 +120,7 @@ void elf_exports_destroy(struct elf_exports *ex);
 
 /* A function an object defines, for -x (read by elfsyms.c, like the
  * exports): a FUNC or IFUNC symbol of its
- * .symtab and of its .dynsym, defined in a section, at a non-zero
+ * .symtab and of its dynamic symbols, defined in a section, at a non-zero
  * address within an executable segment. */
 struct elf_func {
 	const char *name; /* in the table's strings, without version */

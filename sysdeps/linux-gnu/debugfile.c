@@ -1,11 +1,9 @@
 /* Finding a file's debug info: see debugfile.h. */
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <elfutils/libdwelf.h>
 
@@ -45,28 +43,21 @@ static bool build_ids_match(Elf *elf, Elf *dbg)
  * success. */
 static bool try_debug_file(struct debugfile *df, const char *path)
 {
-	df->dbgfd = open(path, O_RDONLY | O_CLOEXEC);
-	if (df->dbgfd < 0)
+	if (elf_file_open(&df->dbg, path, NULL, 0))
 		return false;
-	df->dbgelf = elf_begin(df->dbgfd, ELF_C_READ_MMAP, NULL);
-	if (!df->dbgelf || !has_debug_info(df->dbgelf) ||
-	    !build_ids_match(df->elf, df->dbgelf))
-		goto err_close;
-	df->dw = dwarf_begin_elf(df->dbgelf, DWARF_C_READ, NULL);
+	if (has_debug_info(df->dbg.elf) &&
+	    build_ids_match(df->file.elf, df->dbg.elf))
+		df->dw = dwarf_begin_elf(df->dbg.elf, DWARF_C_READ, NULL);
 	if (df->dw)
 		return true;
-err_close:
-	elf_end(df->dbgelf);
-	df->dbgelf = NULL;
-	close(df->dbgfd);
-	df->dbgfd = -1;
+	elf_file_close(&df->dbg);
 	return false;
 }
 
 static bool find_by_build_id(struct debugfile *df)
 {
 	const unsigned char *id;
-	ssize_t n = dwelf_elf_gnu_build_id(df->elf, (const void **)&id);
+	ssize_t n = dwelf_elf_gnu_build_id(df->file.elf, (const void **)&id);
 
 	if (n < 2 || n > 64)
 		return false;
@@ -85,7 +76,7 @@ static bool find_by_build_id(struct debugfile *df)
 static bool find_by_debuglink(struct debugfile *df, const char *file)
 {
 	GElf_Word crc;
-	const char *link = dwelf_elf_gnu_debuglink(df->elf, &crc);
+	const char *link = dwelf_elf_gnu_debuglink(df->file.elf, &crc);
 
 	if (!link || strchr(link, '/'))
 		return false;
@@ -106,8 +97,8 @@ static bool find_by_debuglink(struct debugfile *df, const char *file)
 
 static bool find_dwarf(struct debugfile *df, const char *path)
 {
-	if (has_debug_info(df->elf)) {
-		df->dw = dwarf_begin_elf(df->elf, DWARF_C_READ, NULL);
+	if (has_debug_info(df->file.elf)) {
+		df->dw = dwarf_begin_elf(df->file.elf, DWARF_C_READ, NULL);
 		return df->dw != NULL;
 	}
 	return find_by_build_id(df) || find_by_debuglink(df, path);
@@ -115,12 +106,11 @@ static bool find_dwarf(struct debugfile *df, const char *path)
 
 int debugfile_open(struct debugfile *df, const char *path)
 {
-	*df = (struct debugfile){ .fd = -1, .dbgfd = -1 };
-	df->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (df->fd < 0)
-		return -errno;
-	df->elf = elf_begin(df->fd, ELF_C_READ_MMAP, NULL);
-	if (df->elf && elf_kind(df->elf) == ELF_K_ELF && find_dwarf(df, path))
+	memset(df, 0, sizeof(*df));
+	int ret = elf_file_open(&df->file, path, NULL, 0);
+	if (ret)
+		return ret == -ENOEXEC ? -ENODATA : ret;
+	if (find_dwarf(df, path))
 		return 0;
 	debugfile_close(df);
 	return -ENODATA;
@@ -130,13 +120,9 @@ void debugfile_close(struct debugfile *df)
 {
 	if (df->dw)
 		dwarf_end(df->dw);
-	if (df->dbgelf)
-		elf_end(df->dbgelf);
-	if (df->elf)
-		elf_end(df->elf);
-	if (df->dbgfd >= 0)
-		close(df->dbgfd);
-	if (df->fd >= 0)
-		close(df->fd);
-	*df = (struct debugfile){ .fd = -1, .dbgfd = -1 };
+	if (df->dbg.elf)
+		elf_file_close(&df->dbg);
+	if (df->file.elf)
+		elf_file_close(&df->file);
+	memset(df, 0, sizeof(*df));
 }

@@ -10,18 +10,20 @@
 
 #include <elfutils/libdw.h>
 
+#include "elffile.h"
+
 struct debugfile {
-	int fd; /* the ELF file */
-	Elf *elf;
-	int dbgfd;   /* the separate debug file, or -1 */
-	Elf *dbgelf; /* or NULL */
-	Dwarf *dw;   /* from elf or dbgelf */
+	struct elf_file file; /* the ELF file */
+	struct elf_file dbg;  /* the separate debug file (elf NULL if none) */
+	Dwarf *dw;	      /* from file's or dbg's */
 };
 
-/* Open the ELF file PATH and its DWARF into DF.  Returns 0, or -errno
- * when PATH cannot be opened, -ENODATA when it is not an ELF file or no
- * debug info is found; then DF holds nothing to close.  Never prints: a
- * file without debug info is the normal case. */
+/* Open the ELF file PATH and its DWARF into DF; both files are opened
+ * by elf_file_open (elffile.h: a regular file, an ELF file of this
+ * architecture).  Returns 0, or -errno when PATH cannot be opened,
+ * -ENODATA when it is not such an ELF file or no debug info is found;
+ * then DF holds nothing to close.  Never prints: a file without debug
+ * info is the normal case. */
 int debugfile_open(struct debugfile *df, const char *path);
 
 /* Release what debugfile_open opened. */

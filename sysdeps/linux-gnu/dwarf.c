@@ -152,12 +152,12 @@ static GElf_Addr sym_addr(struct dfile *f, const char *name)
 {
 	Elf_Scn *scn = NULL;
 
-	while ((scn = elf_nextscn(f->df.elf, scn))) {
+	while ((scn = elf_nextscn(f->df.file.elf, scn))) {
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh) || sh.sh_entsize == 0 ||
 		    (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB))
 			continue;
-		GElf_Addr addr = symtab_find(f->df.elf, scn, &sh, name);
+		GElf_Addr addr = symtab_find(f->df.file.elf, scn, &sh, name);
 		if (addr)
 			return addr;
 	}
@@ -201,7 +201,7 @@ static struct dfile *file_get(struct dwarf_protos *d, const char *path)
 			return f;
 	struct dfile *f = xcalloc(1, sizeof(*f));
 	f->path = xstrdup(path);
-	f->types = dwarftypes_new();
+	f->types = dwarftypes_new(f->path);
 	f->next = d->files;
 	d->files = f;
 	return f;

@@ -2,11 +2,14 @@
  * and ltrace/dwarfproto.h for the mapping.  Integer and float kinds are
  * chosen by size from the architecture's data model (abi.h). */
 #include <dwarf.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "abi.h"
 #include "dwarftypes.h"
+#include "error.h"
 #include "expr.h"
 #include "hmap.h"
 #include "type.h"
@@ -19,8 +22,11 @@
 #define MAX_BUSY 64 /* structs being filled at once */
 
 struct dwarftypes {
+	const char *path; /* the file, for warnings */
 	struct type_arena arena;
 	struct hmap by_die; /* DIE offset -> struct or enum type */
+	struct hmap warned; /* subprogram DIE offsets warned about */
+	bool quiet;	    /* the one being built was warned about */
 	/* The structs being filled, innermost last.  One of them met by
 	 * value (a member, an array element) would contain itself, a
 	 * cycle crafted debug info can hold and C cannot; a pointer to
@@ -33,13 +39,21 @@ static struct type *map_type(struct dwarftypes *dt, Dwarf_Die *die, int depth);
 
 /* --- DIE helpers --- */
 
+/* A size or count from the DWARF as the types hold it (a long):
+ * anything larger saturates, so that type_check sees its size overflow
+ * instead of a negative length that would read as none. */
+static Dwarf_Word saturate(Dwarf_Word n)
+{
+	return n > LONG_MAX ? LONG_MAX : n;
+}
+
 static Dwarf_Word die_size(Dwarf_Die *die)
 {
 	Dwarf_Word size = 0;
 
 	if (dwarf_aggregate_size(die, &size) != 0)
 		return 0;
-	return size;
+	return saturate(size);
 }
 
 /* Follow typedefs and qualifiers from DIE (in place).  False when the
@@ -366,7 +380,9 @@ static struct type *map_struct(struct dwarftypes *dt, Dwarf_Die *die, int depth)
 		return opaque(dt, die_size(die));
 	struct type *t = type_new(&dt->arena, TYPE_STRUCT);
 	hmap_get(&dt->by_die, NULL, off)->ptr = t;
-	if (fill_busy(dt, t, die, depth))
+	/* nested too deeply or too large to measure: type_check refuses
+	 * it, which hex bytes would hide */
+	if (fill_busy(dt, t, die, depth) || type_sizeof(t) == TYPE_SIZE_BAD)
 		return t;
 	/* A layout we cannot express: its bytes, in hex.  T is changed in
 	 * place, since members may already point at it. */
@@ -435,13 +451,13 @@ static Dwarf_Word subrange_count(Dwarf_Die *sub)
 	Dwarf_Word lo = 0;
 
 	if (dwarf_attr(sub, DW_AT_count, &a))
-		return dwarf_formudata(&a, &n) == 0 ? n : 0;
+		return dwarf_formudata(&a, &n) == 0 ? saturate(n) : 0;
 	if (!dwarf_attr(sub, DW_AT_upper_bound, &a) ||
 	    dwarf_formudata(&a, &n) != 0)
 		return 0;
 	if (dwarf_attr(sub, DW_AT_lower_bound, &a))
 		dwarf_formudata(&a, &lo);
-	return n >= lo ? n - lo + 1 : 0;
+	return n >= lo ? saturate(n - lo) + 1 : 0;
 }
 
 static struct type *map_array(struct dwarftypes *dt, Dwarf_Die *die, int depth)
@@ -500,6 +516,17 @@ static struct type *map_tagged(struct dwarftypes *dt, Dwarf_Die *die, int depth,
 	}
 }
 
+/* What stands for a type nested deeper than DWARF_MAX_NEST: a struct
+ * that holds itself, which type_check refuses ("nests too deeply"), so
+ * that the parameter is shown as a conf file's deepest types are. */
+static struct type *too_deep(struct dwarftypes *dt)
+{
+	struct type *t = type_new(&dt->arena, TYPE_STRUCT);
+
+	type_add_field(t, t);
+	return t;
+}
+
 static struct type *map_type(struct dwarftypes *dt, Dwarf_Die *type, int depth)
 {
 	Dwarf_Die die = *type;
@@ -507,11 +534,8 @@ static struct type *map_type(struct dwarftypes *dt, Dwarf_Die *type, int depth)
 
 	if (!peel(&die, &td))
 		return type_basic(&dt->arena, TYPE_VOID);
-	if (depth > DWARF_MAX_DEPTH) {
-		if (dwarf_tag(&die) == DW_TAG_pointer_type)
-			return type_addr(&dt->arena);
-		return opaque(dt, die_size(&die));
-	}
+	if (depth > DWARF_MAX_NEST)
+		return too_deep(dt);
 	return map_tagged(dt, &die, depth, td);
 }
 
@@ -522,6 +546,28 @@ static bool is_fmt_name(const char *name)
 	while (name && *name == '_')
 		name++;
 	return name && (!strcmp(name, "fmt") || !strcmp(name, "format"));
+}
+
+/* T, parameter N of P (0: its return value), as the tracer can hold
+ * it, through the checks conf files' types pass (type_hold): a type it
+ * refuses is shown as an address or a hex number, a too long array
+ * capped, with a warning on stderr unless DT->quiet. */
+static struct type *hold(struct dwarftypes *dt, const struct prototype *p,
+			 size_t n, struct type *t)
+{
+	const char *why;
+	int v;
+	struct type *h = type_hold(&dt->arena, t, &v, &why);
+	if (v == TYPE_CHECK_OK || dt->quiet)
+		return h;
+	char what[40] = "return value";
+	if (n)
+		snprintf(what, sizeof(what), "parameter %zu", n);
+	error_msg("warning: %s: %s, %s: %s%s", dt->path, p->name, what, why,
+		  v == TYPE_CHECK_WARN	  ? "" :
+		  h->kind == TYPE_POINTER ? "; shown as an address" :
+					    "; shown as a hex number");
+	return h;
 }
 
 /* Parameters of subprogram DIE into P.  Returns whether there were
@@ -545,7 +591,7 @@ static bool add_params(struct dwarftypes *dt, struct prototype *p,
 			type_of(&c, &type, NULL) ?
 				map_type(dt, &type, 0) :
 				opaque(dt, abi_scalars[TYPE_LONG].size);
-		prototype_add_param(p, t);
+		prototype_add_param(p, hold(dt, p, p->nparams + 1, t));
 		*lastname = dwarf_diename(&c);
 	} while (dwarf_siblingof(&c, &c) == 0);
 	return var;
@@ -559,8 +605,15 @@ static struct prototype *build_proto(struct dwarftypes *dt, Dwarf_Die *die,
 	Dwarf_Die type;
 
 	p->name = xstrdup(name);
-	p->ret = type_of(die, &type, NULL) ? map_type(dt, &type, 0) :
-					     type_basic(&dt->arena, TYPE_VOID);
+	/* warned once per subprogram: it may be built by name and by
+	 * address */
+	struct hent *w = hmap_get(&dt->warned, NULL, dwarf_dieoffset(die));
+	dt->quiet = w->ptr != NULL;
+	w->ptr = dt;
+	p->ret = hold(dt, p, 0,
+		      type_of(die, &type, NULL) ?
+			      map_type(dt, &type, 0) :
+			      type_basic(&dt->arena, TYPE_VOID));
 	bool var = add_params(dt, p, die, &last);
 	/* A declaration (the caller's DWARF) often has no parameter names:
 	 * a nameless char* before the "..." is taken as a format too. */
@@ -608,9 +661,12 @@ struct prototype *dwarftypes_proto(struct dwarftypes *dt, Dwarf_Die *die,
 	return build_proto(dt, &pd, name);
 }
 
-struct dwarftypes *dwarftypes_new(void)
+struct dwarftypes *dwarftypes_new(const char *path)
 {
-	return xcalloc(1, sizeof(struct dwarftypes));
+	struct dwarftypes *dt = xcalloc(1, sizeof(*dt));
+
+	dt->path = path;
+	return dt;
 }
 
 void dwarftypes_free(struct dwarftypes *dt)
@@ -618,6 +674,7 @@ void dwarftypes_free(struct dwarftypes *dt)
 	if (!dt)
 		return;
 	hmap_destroy(&dt->by_die);
+	hmap_destroy(&dt->warned);
 	type_arena_destroy(&dt->arena);
 	free(dt);
 }

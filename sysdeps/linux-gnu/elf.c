@@ -14,21 +14,18 @@
  * cost is a memmem over the code plus O(n log n) in the number of
  * relocations and stubs. */
 #include "elfdyn.h"
+#include "elffile.h"
 #include "elfscan.h"
 #include "plt_arch.h"
 #include "xmalloc.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <libelf.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* A GOT slot named by a dynamic relocation. */
 struct slot {
@@ -63,112 +60,21 @@ struct scan {
 	size_t nout, capout;
 };
 
-static int fail(char *errbuf, size_t errlen, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(char *errbuf, size_t errlen, int err, const char *fmt, ...)
-{
-	if (errbuf && errlen) {
-		va_list ap;
-
-		va_start(ap, fmt);
-		vsnprintf(errbuf, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -err;
-}
-
-static const struct {
-	unsigned int machine;
-	const char *name;
-} machines[] = {
-	{ EM_386, "i386" },
-	{ EM_X86_64, "x86-64" },
-	{ EM_AARCH64, "AArch64" },
-	{ EM_ARM, "ARM" },
-	{ EM_PPC, "PowerPC" },
-	{ EM_PPC64, "PowerPC64" },
-	{ EM_S390, "IBM S/390" },
-	{ EM_MIPS, "MIPS" },
-	{ EM_RISCV, "RISC-V" },
-	{ EM_SPARC, "SPARC" },
-	{ EM_SPARCV9, "SPARC v9" },
-	{ EM_IA_64, "IA-64" },
-	{ EM_ALPHA, "Alpha" },
-	{ EM_SH, "SuperH" },
-	{ EM_68K, "m68k" },
-	{ EM_PARISC, "PA-RISC" },
-#ifdef EM_LOONGARCH
-	{ EM_LOONGARCH, "LoongArch" },
-#endif
-	{ EM_BPF, "BPF" },
-};
-
-static const char *machine_name(unsigned int machine)
-{
-	for (size_t i = 0; i < sizeof(machines) / sizeof(machines[0]); i++)
-		if (machines[i].machine == machine)
-			return machines[i].name;
-	return NULL;
-}
-
-/* 0 if FD is a regular file starting with the ELF magic, else a
- * negative errno with the reason in ERRBUF. */
-static int check_file(int fd, char *errbuf, size_t errlen)
-{
-	struct stat st;
-
-	if (fstat(fd, &st) < 0)
-		return fail(errbuf, errlen, errno, "%s", strerror(errno));
-	if (S_ISDIR(st.st_mode))
-		return fail(errbuf, errlen, EISDIR, "%s", strerror(EISDIR));
-	unsigned char magic[SELFMAG];
-	if (!S_ISREG(st.st_mode) || pread(fd, magic, SELFMAG, 0) != SELFMAG ||
-	    memcmp(magic, ELFMAG, SELFMAG) != 0)
-		return fail(errbuf, errlen, ENOEXEC, "not an ELF file");
-	return 0;
-}
-
-/* Open PATH for reading; it must be a regular file starting with the
- * ELF magic.  Returns the fd or a negative errno.  O_NONBLOCK: a FIFO
- * must not hang the tracer (no effect on a regular file). */
-static int open_file(const char *path, char *errbuf, size_t errlen)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-
-	if (fd < 0)
-		return fail(errbuf, errlen, errno, "%s", strerror(errno));
-	int err = check_file(fd, errbuf, errlen);
-	if (err) {
-		close(fd);
-		return err;
-	}
-	return fd;
-}
-
-/* Check class, machine and type; fill is_dyn and entry. */
-static int check_header(Elf *elf, struct elf_image *img, char *errbuf,
-			size_t errlen)
+/* Check the type (the machine and class are elf_file_open's); fill
+ * is_dyn and entry. */
+static int check_type(Elf *elf, struct elf_image *img, char *errbuf,
+		      size_t errlen)
 {
 	GElf_Ehdr eh;
 
-	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
-		return fail(errbuf, errlen, ENOEXEC, "not an ELF file");
-	int cls = gelf_getclass(elf);
-	if (eh.e_machine != plt_arch_machine || cls != plt_arch_class) {
-		const char *name = machine_name(eh.e_machine);
-
-		if (name)
-			return fail(errbuf, errlen, ENOEXEC,
-				    "ELF for another architecture (%s%s)", name,
-				    cls == ELFCLASS32 ? ", 32-bit" : "");
-		return fail(errbuf, errlen, ENOEXEC,
-			    "ELF for another architecture (machine %u%s)",
-			    eh.e_machine, cls == ELFCLASS32 ? ", 32-bit" : "");
+	if (!gelf_getehdr(elf, &eh) ||
+	    (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)) {
+		if (errbuf && errlen)
+			snprintf(
+				errbuf, errlen, "%s",
+				"ELF file is not an executable or shared object");
+		return -ENOEXEC;
 	}
-	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
-		return fail(errbuf, errlen, ENOEXEC,
-			    "ELF file is not an executable or shared object");
 	img->is_dyn = eh.e_type == ET_DYN;
 	img->entry = eh.e_entry;
 	return 0;
@@ -538,14 +444,12 @@ static bool read_segments(struct scan *sc, struct elf_image *img,
 /* Everything from what the loader reads: program headers, the dynamic
  * section, its relocations and symbols; no section header but to name
  * IRELATIVE slots. */
-static void scan_image(Elf *elf, struct elf_image *img)
+static void scan_image(const struct elf_file *f, struct elf_image *img)
 {
-	struct scan sc = { .elf = elf };
+	struct scan sc = { .elf = f->elf };
 	GElf_Phdr dyn = { 0 };
 
-	size_t size = 0;
-	const char *raw = elf_rawfile(elf, &size);
-	elf_dyn_init(&sc.dt, (const uint8_t *)raw, raw ? size : 0);
+	elf_dyn_init(&sc.dt, f->raw, f->size);
 	/* static binaries have no dynamic section, and no library calls */
 	if (read_segments(&sc, img, &dyn) &&
 	    elf_dyn_read(&sc.dt, dyn.p_vaddr, dyn.p_filesz)) {
@@ -562,30 +466,18 @@ static void scan_image(Elf *elf, struct elf_image *img)
 	elf_dyn_destroy(&sc.dt);
 }
 
-/* Read the ELF file open on FD into IMG; the caller closes FD. */
-static int read_fd(int fd, struct elf_image *img, char *errbuf, size_t errlen)
-{
-	elf_version(EV_CURRENT);
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf)
-		return fail(errbuf, errlen, ENOEXEC, "malformed ELF file: %s",
-			    elf_errmsg(-1));
-	int ret = check_header(elf, img, errbuf, errlen);
-	if (ret == 0)
-		scan_image(elf, img);
-	elf_end(elf);
-	return ret;
-}
-
 int elf_image_read(struct elf_image *img, const char *path, char *errbuf,
 		   size_t errlen)
 {
 	memset(img, 0, sizeof(*img));
-	int fd = open_file(path, errbuf, errlen);
-	if (fd < 0)
-		return fd;
-	int ret = read_fd(fd, img, errbuf, errlen);
-	close(fd);
+	struct elf_file f;
+	int ret = elf_file_open(&f, path, errbuf, errlen);
+	if (ret)
+		return ret;
+	ret = check_type(f.elf, img, errbuf, errlen);
+	if (ret == 0)
+		scan_image(&f, img);
+	elf_file_close(&f);
 	return ret;
 }
 

@@ -54,6 +54,8 @@ static const struct {
 	{ DT_PLTRELSZ, offsetof(struct elf_dyn, pltrelsz) },
 	{ DT_PLTREL, offsetof(struct elf_dyn, pltrel) },
 	{ DT_SONAME, offsetof(struct elf_dyn, soname) },
+	{ DT_HASH, offsetof(struct elf_dyn, hash) },
+	{ DT_GNU_HASH, offsetof(struct elf_dyn, gnu_hash) },
 };
 
 static void note_dyn(struct elf_dyn *d, const Elf64_Dyn *e)
@@ -86,6 +88,110 @@ bool elf_dyn_read(struct elf_dyn *d, uint64_t vaddr, uint64_t filesz)
 	return true;
 }
 
+bool elf_dyn_load(struct elf_dyn *d, const struct elf_file *f)
+{
+	elf_dyn_init(d, f->raw, f->raw ? f->size : 0);
+	size_t n = 0;
+	if (elf_getphdrnum(f->elf, &n) < 0)
+		return false;
+	GElf_Phdr ph;
+	GElf_Phdr dyn = { .p_type = PT_NULL };
+	for (size_t i = 0; i < n; i++) {
+		if (!gelf_getphdr(f->elf, (int)i, &ph))
+			continue;
+		if (ph.p_type == PT_LOAD)
+			elf_dyn_add_load(d, &ph);
+		else if (ph.p_type == PT_DYNAMIC && dyn.p_type == PT_NULL)
+			dyn = ph;
+	}
+	return dyn.p_type == PT_DYNAMIC &&
+	       elf_dyn_read(d, dyn.p_vaddr, dyn.p_filesz);
+}
+
+const uint8_t *elf_dyn_table(const struct elf_dyn *d, uint64_t vaddr,
+			     uint64_t size, uint64_t entsize, size_t want,
+			     uint64_t *n)
+{
+	*n = 0;
+	if (entsize != want || size < want)
+		return NULL;
+	const uint8_t *p = elf_dyn_at(d, vaddr, size);
+	if (p)
+		*n = size / want;
+	return p;
+}
+
+static bool read_u32(const struct elf_dyn *d, uint64_t vaddr, uint32_t *v)
+{
+	const uint8_t *p = elf_dyn_at(d, vaddr, sizeof(*v));
+	if (p)
+		memcpy(v, p, sizeof(*v));
+	return p != NULL;
+}
+
+/* The GNU hash table (glibc's dl-lookup.c): nbuckets, symoffset,
+ * bloom_size, bloom_shift (32 bits each), bloom_size 64-bit words,
+ * nbuckets bucket words (each the lowest index of its chain, or 0),
+ * then one chain word per symbol from symoffset, whose low bit ends a
+ * chain.  So the last symbol ends the chain of the highest bucket.
+ * Every word is read through the segments: the walk ends at the file's
+ * end at the latest. */
+static uint64_t gnu_hash_nsyms(const struct elf_dyn *d)
+{
+	uint32_t hdr[3];
+	const uint8_t *p = elf_dyn_at(d, d->gnu_hash, sizeof(hdr));
+	if (!p)
+		return 0;
+	memcpy(hdr, p, sizeof(hdr));
+	uint64_t buckets, at;
+	if (__builtin_add_overflow(d->gnu_hash, 16 + (uint64_t)hdr[2] * 8,
+				   &buckets))
+		return 0;
+	const uint8_t *b = elf_dyn_at(d, buckets, 4 * (uint64_t)hdr[0]);
+	if (!b)
+		return 0;
+	uint32_t top = 0;
+	for (uint32_t i = 0; i < hdr[0]; i++) {
+		uint32_t v;
+		memcpy(&v, b + 4 * (size_t)i, sizeof(v));
+		top = v > top ? v : top;
+	}
+	if (top < hdr[1])
+		return hdr[1]; /* no chain: only the unhashed symbols */
+	if (__builtin_add_overflow(
+		    buckets, 4 * ((uint64_t)hdr[0] + (top - hdr[1])), &at))
+		return 0;
+	for (uint64_t ndx = top;; ndx++) {
+		uint32_t v;
+		if (!read_u32(d, at, &v) || __builtin_add_overflow(at, 4, &at))
+			return 0;
+		if (v & 1)
+			return ndx + 1;
+	}
+}
+
+uint64_t elf_dyn_nsyms(const struct elf_dyn *d)
+{
+	if (d->gnu_hash)
+		return gnu_hash_nsyms(d);
+	uint32_t nchain = 0;
+	if (d->hash && d->hash <= UINT64_MAX - 4)
+		read_u32(d, d->hash + 4, &nchain);
+	return nchain;
+}
+
+bool elf_dyn_sym(const struct elf_dyn *d, uint64_t ndx, Elf64_Sym *sym)
+{
+	if (d->syment != sizeof(*sym) ||
+	    ndx > (UINT64_MAX - d->symtab) / sizeof(*sym))
+		return false;
+	const uint8_t *p =
+		elf_dyn_at(d, d->symtab + ndx * sizeof(*sym), sizeof(*sym));
+	if (p)
+		memcpy(sym, p, sizeof(*sym));
+	return p != NULL;
+}
+
 const char *elf_dyn_string(const struct elf_dyn *d, uint64_t off)
 {
 	if (off >= d->strsz)
@@ -100,14 +206,8 @@ const char *elf_dyn_symbol(const struct elf_dyn *d, uint64_t ndx, bool *func)
 {
 	Elf64_Sym sym;
 
-	if (ndx == 0 || d->syment != sizeof(sym) ||
-	    ndx > (UINT64_MAX - d->symtab) / sizeof(sym))
+	if (ndx == 0 || !elf_dyn_sym(d, ndx, &sym))
 		return NULL;
-	const uint8_t *p =
-		elf_dyn_at(d, d->symtab + ndx * sizeof(sym), sizeof(sym));
-	if (!p)
-		return NULL;
-	memcpy(&sym, p, sizeof(sym));
 	*func = ELF64_ST_TYPE(sym.st_info) == STT_FUNC ||
 		ELF64_ST_TYPE(sym.st_info) == STT_GNU_IFUNC;
 	const char *s = elf_dyn_string(d, sym.st_name);

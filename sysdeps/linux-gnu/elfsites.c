@@ -11,17 +11,14 @@
  * whose stub-less slots are those of address-taken functions, has no
  * site, and the byte search alone decides it (about 0.4 ms for such a
  * program of /usr/bin). */
+#include "elffile.h"
 #include "elfscan.h"
 #include "plt_arch.h"
 #include "xmalloc.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
-#include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 struct sweep {
 	const struct elf_image *img;
@@ -90,12 +87,12 @@ static void finish(struct elf_sites *s)
 }
 
 /* The FILESZ bytes PH maps from the file of SIZE bytes at RAW, or NULL. */
-static const uint8_t *segment_bytes(const char *raw, size_t size,
+static const uint8_t *segment_bytes(const uint8_t *raw, size_t size,
 				    const GElf_Phdr *ph)
 {
 	if (ph->p_offset > size || ph->p_filesz > size - ph->p_offset)
 		return NULL;
-	return (const uint8_t *)raw + ph->p_offset;
+	return raw + ph->p_offset;
 }
 
 /* Sweep the SIZE bytes of CODE at link-time address ADDR but the stubs'
@@ -123,19 +120,17 @@ static void sweep_segment(struct sweep *sw, const uint8_t *code, size_t size,
 
 /* Sweep each executable PT_LOAD segment, as the loader maps it: section
  * headers may lie or be gone. */
-static void sweep_file(Elf *elf, struct sweep *sw)
+static void sweep_file(const struct elf_file *f, struct sweep *sw)
 {
-	size_t size = 0;
-	const char *raw = elf_rawfile(elf, &size);
 	size_t n = 0;
-	if (!raw || elf_getphdrnum(elf, &n) < 0)
+	if (!f->raw || elf_getphdrnum(f->elf, &n) < 0)
 		return;
 	GElf_Phdr ph;
 	for (size_t i = 0; i < n; i++) {
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
-		    !(ph.p_flags & PF_X))
+		if (!gelf_getphdr(f->elf, (int)i, &ph) ||
+		    ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
 			continue;
-		const uint8_t *code = segment_bytes(raw, size, &ph);
+		const uint8_t *code = segment_bytes(f->raw, f->size, &ph);
 		if (code && ph.p_filesz)
 			sweep_segment(sw, code, ph.p_filesz, ph.p_vaddr);
 	}
@@ -148,20 +143,14 @@ int elf_sites_read(struct elf_sites *s, const char *path,
 	memset(s, 0, sizeof(*s));
 	if (!img->nslots)
 		return 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return -errno;
-	elf_version(EV_CURRENT);
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	int ret = -ENOEXEC;
-	if (elf && elf_kind(elf) == ELF_K_ELF) {
-		struct sweep sw = { img, s, 0 };
-		sweep_file(elf, &sw);
-		ret = 0;
-	}
-	elf_end(elf);
-	close(fd);
-	return ret;
+	struct elf_file f;
+	int ret = elf_file_open(&f, path, NULL, 0);
+	if (ret)
+		return ret;
+	struct sweep sw = { img, s, 0 };
+	sweep_file(&f, &sw);
+	elf_file_close(&f);
+	return 0;
 }
 
 void elf_sites_destroy(struct elf_sites *s)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Make a struct member's type another struct in an object's .debug_info,
-for the hostile_dwarf_* tests, with binutils' readelf only:
+"""Edit an object's .debug_info for the hostile_dwarf_* tests, with
+binutils' readelf only:
 
   hostile_dwarf.py FILE STRUCT MEMBER TARGET
 
@@ -8,6 +8,12 @@ points DW_AT_type of member MEMBER of struct STRUCT at struct TARGET
 (STRUCT itself makes a struct that contains itself by value).  The
 attribute must be a 4-byte CU-relative reference (DW_FORM_ref4, GCC's
 form) in an uncompressed .debug_info; the old value is checked first.
+
+  hostile_dwarf.py bound FILE OLD NEW
+
+sets every array bound (DW_AT_upper_bound) of OLD to NEW, both numbers;
+OLD must be written on 8 bytes (DW_FORM_data8: GCC's form for a bound
+past 2^32).
 """
 import re
 import struct
@@ -56,7 +62,28 @@ def section_offset(path, sec):
     sys.exit("no " + sec + " in " + path)
 
 
+def bound(path, old, new):
+    base = section_offset(path, ".debug_info")
+    data = bytearray(open(path, "rb").read())
+    hits = 0
+    for d in dies(path):
+        off, val = d[4].get("DW_AT_upper_bound", (0, ""))
+        if d[2] != "DW_TAG_subrange_type" or not val.startswith("0x") or \
+                int(val, 16) != old:
+            continue
+        if struct.unpack_from("<Q", data, base + off)[0] != old:
+            sys.exit("bound %#x is not a data8" % old)
+        struct.pack_into("<Q", data, base + off, new)
+        hits += 1
+    if not hits:
+        sys.exit("no bound %#x in %s" % (old, path))
+    open(path, "wb").write(data)
+
+
 def main():
+    if sys.argv[1] == "bound":
+        bound(sys.argv[2], int(sys.argv[3], 0), int(sys.argv[4], 0))
+        return
     path, sname, mname, tname = sys.argv[1:5]
     all_dies = list(dies(path))
     structs = {name(d): d for d in all_dies if d[2] == "DW_TAG_structure_type"}
