@@ -148,9 +148,15 @@ static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
 	uint64_t slot = arch_return_slot(&s->regs);
 	uint64_t ret = 0;
 	uint64_t target = 0;
-	uint64_t pf[2 + 6] = { slot, b->got };
-	unsigned n = 2 + arch_int_args(&s->regs, pf + 2);
+	uint64_t pf[3 + 6] = { slot, b->got, b->addr + 1 };
+	unsigned n = 3 + arch_int_args(&s->regs, pf + 3);
 	mem_prefetch(pf, n);
+	if (image_stub_changed(b, s->cs.mem)) {
+		/* The program rewrote the stub: run it as it now is. */
+		image_lift(process_mem(t->proc), b);
+		(void)tracee_set_regs(t->tid, &s->regs);
+		return;
+	}
 	if (memsrc_read(s->cs.mem, slot, &ret, sizeof(ret)) != sizeof(ret) ||
 	    memsrc_read(s->cs.mem, b->got, &target, sizeof(target)) !=
 		    sizeof(target)) {
