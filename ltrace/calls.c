@@ -49,13 +49,18 @@ void calls_init(const struct options *o)
  * that would return at or below it have been unwound (longjmp, a C++
  * exception, a thread that abandoned them), since stacks grow down and a
  * live call returns above every later call. */
-static void drop_unwound(struct task *t, uint64_t ret_sp)
+size_t call_unwound(const struct task *t, uint64_t ret_sp)
 {
 	size_t n = t->nframes;
 	while (n > 0 && t->frames[n - 1].ret_sp <= ret_sp &&
 	       ret_sp - t->frames[n - 1].ret_sp < SAME_STACK)
 		n--;
-	call_abandon(t, n);
+	return n;
+}
+
+static void drop_unwound(struct task *t, uint64_t ret_sp)
+{
+	call_abandon(t, call_unwound(t, ret_sp));
 }
 
 /* The name "<... name resumed>" shows for B's call. */

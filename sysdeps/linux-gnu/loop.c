@@ -143,6 +143,16 @@ static const struct prototype *resolve_proto(struct task *t,
 	return b->proto;
 }
 
+/* A new call returning with the stack pointer at RET_SP: the pending
+ * calls it shows unwound never returned; if one did not because its
+ * return breakpoint is gone (the program mapped its page anew), put it
+ * back for the next call that returns there. */
+static void recheck_unwound(struct task *t, struct stop *s, uint64_t ret_sp)
+{
+	for (size_t k = call_unwound(t, ret_sp); k < t->nframes; k++)
+		retbp_recheck(t, s->cs.mem, &s->regs, t->frames[k].ret);
+}
+
 static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
 {
 	uint64_t slot = arch_return_slot(&s->regs);
@@ -165,6 +175,7 @@ static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
 		return;
 	}
 	resolve_proto(t, b);
+	recheck_unwound(t, s, arch_sp_after_return(&s->regs));
 	call_entry(t, b, &s->cs, ret, arch_sp_after_return(&s->regs),
 		   task_prints(t));
 	retbp_ensure(t, s->cs.mem, &s->regs, ret);
@@ -239,6 +250,7 @@ static void on_entry(struct task *t, struct breakpoint *b, struct stop *s)
 	    !same_call(top, b, s, ret) &&
 	    (bpt_lookup(&p->bpts, ret) || entry_return_ok(p, s->cs.mem, ret))) {
 		resolve_proto(t, b);
+		recheck_unwound(t, s, arch_sp_after_return(&s->regs));
 		call_entry(t, b, &s->cs, ret, arch_sp_after_return(&s->regs),
 			   task_prints(t));
 		retbp_ensure(t, s->cs.mem, &s->regs, ret);
@@ -266,6 +278,7 @@ static void site_entry(struct task *t, struct breakpoint *b, struct stop *s)
 	    memsrc_read(s->cs.mem, slot, &ret, sizeof(ret)) != sizeof(ret))
 		return; /* no return to wait for: run it untraced */
 	resolve_proto(t, b);
+	recheck_unwound(t, s, arch_sp_after_return(&callee));
 	s->cs.regs = &callee.r;
 	call_entry(t, b, &s->cs, ret, arch_sp_after_return(&callee),
 		   task_prints(t));
