@@ -162,7 +162,9 @@ static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
 	unsigned n = 3 + arch_int_args(&s->regs, pf + 3);
 	mem_prefetch(pf, n);
 	if (image_stub_changed(b, s->cs.mem)) {
-		/* The program rewrote the stub: run it as it now is. */
+		/* The program rewrote the stub: run it as it now is.  A
+		 * failure is reported (unless the task is gone); the loop
+		 * resumes the task either way. */
 		image_lift(process_mem(t->proc), b);
 		(void)tracee_set_regs(t->tid, &s->regs);
 		return;
