@@ -15,6 +15,7 @@ ${CC:-cc} -O0 -g -fno-builtin -fno-inline -w -o prog "$src" ||
 	fail "cannot build $src"
 chmod 777 .
 as_nobody() { setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$@"; }
+as_nobody test -x "$LTRACE" || skip "nobody cannot run $LTRACE (a private build dir)"
 as_nobody ./prog >out.plain 2>err.plain || fail "untraced run failed: $?"
 as_nobody timeout -k 5 60 "$LTRACE" -o trace ./prog >out.traced 2>err.traced
 st=$?
