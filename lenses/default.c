@@ -64,6 +64,13 @@ void lens_pointer(struct fmt_ctx *c, const struct value *v)
 	if (recursion_stop(c, (uint64_t)p, to))
 		return;
 	struct value tv = { .type = to, .remote = true, .addr = (uint64_t)p };
+	unsigned char first;
+	if (value_read(c, &tv, &first, 1) != 1) {
+		/* Unreadable (unmapped during the call, say): the address,
+		 * as an unreadable string shows, not an empty [ ] or { }. */
+		emit_addr(c, (uint64_t)p);
+		return;
+	}
 	c->ptrs[c->nptrs] = (uint64_t)p;
 	c->ptr_types[c->nptrs++] = to;
 	lens_render(c, &tv);

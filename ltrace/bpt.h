@@ -36,6 +36,9 @@ enum bpt_kind {
 	BPT_SYSCALL,
 };
 
+/* The longest call stub kept: endbr64, bnd, jmp *GOT(%rip) is 11. */
+#define BPT_STUB_MAX 16
+
 struct breakpoint {
 	uint64_t addr;
 	enum bpt_kind kind;
@@ -69,6 +72,11 @@ struct breakpoint {
 	 * address is the caller's) */
 	unsigned site_len;
 	bool site_jump;
+	/* BPT_PLT: the stub's bytes after the first, up to the end of its
+	 * jump, as they were when the int3 went in: a stub the program
+	 * rewrote since (a PLT hook) runs as it now is, untraced */
+	uint8_t stub_tail[BPT_STUB_MAX - 1];
+	uint8_t stub_len;
 };
 
 /* Address -> struct breakpoint (each allocated on its own, so a pointer

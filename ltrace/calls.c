@@ -34,6 +34,13 @@ void calls_init(const struct options *o)
 	strbuf_init(&sb_ret);
 }
 
+/* Pending calls of one task that keep their state (their fetched
+ * arguments, about 1 KiB each) for the return: deeper ones (100000
+ * nested calls through a callback) keep their frame (about 80 bytes)
+ * and show only their return value, without out-parameters, so the
+ * tracer's memory stays bounded (DESIGN.md, "Errors"). */
+#define CALLS_MAX_TEXTS 4096
+
 /* How far apart two stack pointers may be and still be on one stack: a
  * handler on a sigaltstack elsewhere must not look like an unwinding. */
 #define SAME_STACK (8UL << 20)
@@ -42,13 +49,18 @@ void calls_init(const struct options *o)
  * that would return at or below it have been unwound (longjmp, a C++
  * exception, a thread that abandoned them), since stacks grow down and a
  * live call returns above every later call. */
-static void drop_unwound(struct task *t, uint64_t ret_sp)
+size_t call_unwound(const struct task *t, uint64_t ret_sp)
 {
 	size_t n = t->nframes;
 	while (n > 0 && t->frames[n - 1].ret_sp <= ret_sp &&
 	       ret_sp - t->frames[n - 1].ret_sp < SAME_STACK)
 		n--;
-	call_abandon(t, n);
+	return n;
+}
+
+static void drop_unwound(struct task *t, uint64_t ret_sp)
+{
+	call_abandon(t, call_unwound(t, ret_sp));
 }
 
 /* The name "<... name resumed>" shows for B's call. */
@@ -228,6 +240,25 @@ void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
 	f->had_args = sb_args.len > 0;
 	struct output_call oc = out_call(t, t->nframes - 1);
 	output_call_entry(&oc, b->label, sb_args.s);
+	if (t->nframes > CALLS_MAX_TEXTS) {
+		calltext_free(f->ct);
+		f->ct = NULL;
+		f->capped = true;
+	}
+}
+
+/* T's call at index I, deeper than CALLS_MAX_TEXTS, returned: its
+ * return value alone. */
+static void show_capped_return(struct task *t, size_t i, struct callsite *cs)
+{
+	const struct frame *f = &t->frames[i];
+	strbuf_reset(&sb_ret);
+	calltext_return_value(&limits, f->plt->proto, cs, &sb_ret);
+	if (cs->error)
+		add_error(&sb_ret, cs->error);
+	struct output_call oc = out_call(t, i);
+	output_call_return(&oc, resumed_name(f->plt), f->had_args, "",
+			   sb_ret.s);
 }
 
 bool call_return(struct task *t, size_t i, struct callsite *cs, bool print)
@@ -248,7 +279,10 @@ bool call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 		f->ct = calltext_entry(&limits, f->plt->proto, cs, &sb_args);
 		f->had_args = false;
 	}
-	if (print && f->ct && structured) {
+	if (print && f->capped) {
+		show_capped_return(t, i, cs);
+		shown = true;
+	} else if (print && f->ct && structured) {
 		show_return_whole(t, i, cs);
 	} else if (print && f->ct) {
 		strbuf_reset(&sb_more);

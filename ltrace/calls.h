@@ -34,6 +34,11 @@ void call_abandon(struct task *t, size_t i);
 void call_inherit(struct task *child, const struct task *parent,
 		  const struct bpt_table *bpts);
 
+/* The index of T's first pending call that a new call returning with
+ * the stack pointer at RET_SP shows to be unwound (call_entry drops it
+ * and those above it); T's number of pending calls if none. */
+size_t call_unwound(const struct task *t, uint64_t ret_sp);
+
 /* The index of T's pending call that returns to RET with the stack
  * pointer now at SP (its RET_SP), or -1. */
 long call_match(const struct task *t, uint64_t ret, uint64_t sp);

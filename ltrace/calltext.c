@@ -283,6 +283,27 @@ void calltext_return_split(struct calltext *ct, struct callsite *cs,
 	calltext_free(ct);
 }
 
+void calltext_return_value(const struct lens_limits *limits,
+			   const struct prototype *p, struct callsite *cs,
+			   struct strbuf *ret)
+{
+	struct calltext *ct = xcalloc(1, sizeof(*ct));
+	ct->limits = *limits;
+	ct->p = p ? p : default_proto();
+	ct->env.arg = env_arg; /* retval only: no argument was kept */
+	ct->env.arg_data = ct;
+	ct->fetch = fetch_begin(cs, ct->p->ret, false);
+	const struct type *t = ct->p->ret;
+	ct->ret = xmalloc(fetch_bufsize(t));
+	if (t->kind == TYPE_VOID)
+		memset(ct->ret, 0, fetch_bufsize(t));
+	else
+		fetch_retval(ct->fetch, cs, t, ct->ret);
+	ct->have_ret = true;
+	show_ret(ct, cs, ret);
+	calltext_free(ct);
+}
+
 void calltext_free(struct calltext *ct)
 {
 	if (!ct)

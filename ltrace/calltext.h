@@ -65,6 +65,13 @@ void calltext_return_split(struct calltext *ct, struct callsite *cs,
 			   struct strbuf *more, struct strbuf *ret,
 			   struct arg_spans *spans, size_t base);
 
+/* At the return stop of a call whose state was not kept: append its
+ * return value, rendered with prototype P (NULL: the default), to RET;
+ * no argument is shown and none can be referenced. */
+void calltext_return_value(const struct lens_limits *limits,
+			   const struct prototype *p, struct callsite *cs,
+			   struct strbuf *ret);
+
 /* Release the state without showing the return (the call never
  * returned: longjmp, exit, exec). */
 void calltext_free(struct calltext *ct);

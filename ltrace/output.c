@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <locale.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -155,12 +156,30 @@ void output_set_ip(uint64_t ip)
 	out.stop_ip = ip;
 }
 
+/* Whether to write again after a write that failed with errno E: an
+ * interruption; or a descriptor that the traced program, which shares
+ * its open file description (the trace on its stderr), made
+ * non-blocking with O_NONBLOCK: wait until it takes more, as a blocking
+ * write would. */
+static bool write_again(int e)
+{
+	if (e == EINTR)
+		return true;
+	if (e != EAGAIN && e != EWOULDBLOCK)
+		return false;
+	struct pollfd pfd = { .fd = out.fd, .events = POLLOUT };
+	while (poll(&pfd, 1, -1) < 0)
+		if (errno != EINTR)
+			return false;
+	return true;
+}
+
 void output_flush(void)
 {
 	size_t off = 0;
 	while (off < out.buf.len && !out.failed) {
 		ssize_t n = write(out.fd, out.buf.s + off, out.buf.len - off);
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && write_again(errno))
 			continue;
 		if (n <= 0)
 			out.failed = true; /* e.g. EPIPE: keep tracing */

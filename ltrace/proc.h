@@ -57,6 +57,7 @@ struct frame {
 	uint64_t target;  /* --format: its GOT slot at entry, 0 if unread */
 	bool had_args;	  /* the entry line showed arguments */
 	bool inherited;	  /* copied into a forked child */
+	bool capped; /* deeper than CALLS_MAX_TEXTS: no state kept (calls.c) */
 };
 
 struct task {

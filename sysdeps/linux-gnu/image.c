@@ -51,6 +51,19 @@ static void batch_push(struct batch *bt, struct breakpoint *b)
 	bt->v[bt->n++] = b;
 }
 
+/* The end of the span the N breakpoints of V cover: a stub's whole
+ * jump, since its bytes are kept (stub_tail). */
+static uint64_t run_end(struct breakpoint **v, size_t n)
+{
+	uint64_t hi = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t end =
+			v[i]->addr + (v[i]->stub_len ? v[i]->stub_len : 1);
+		hi = end > hi ? end : hi;
+	}
+	return hi;
+}
+
 /* Insert the N breakpoints of V, all in one page: read the span they
  * cover, patch it, write it back in one pwrite.  The other bytes are
  * written back as they were, so threads running meanwhile see no
@@ -58,14 +71,18 @@ static void batch_push(struct batch *bt, struct breakpoint *b)
  * dropped. */
 static void insert_run(struct process *p, struct breakpoint **v, size_t n)
 {
-	uint8_t buf[BATCH_PAGE];
+	uint8_t buf[BATCH_PAGE + BPT_STUB_MAX];
 	uint64_t lo = v[0]->addr;
-	size_t len = v[n - 1]->addr + 1 - lo;
+	size_t len = run_end(v, n) - lo;
 	bool ok = pread(p->memfd, buf, len, lo) == (ssize_t)len;
 	for (size_t i = 0; ok && i < n; i++) {
-		v[i]->orig = buf[v[i]->addr - lo];
-		buf[v[i]->addr - lo] = ARCH_BREAKPOINT;
+		const uint8_t *at = buf + (v[i]->addr - lo);
+		v[i]->orig = at[0];
+		if (v[i]->stub_len)
+			memcpy(v[i]->stub_tail, at + 1, v[i]->stub_len - 1u);
 	}
+	for (size_t i = 0; ok && i < n; i++)
+		buf[v[i]->addr - lo] = ARCH_BREAKPOINT;
 	ok = ok && mem_write(p->memfd, lo, buf, len) == 0;
 	if (!ok)
 		perror_msg("inserting breakpoints at %#lx in pid %d",
@@ -131,6 +148,7 @@ static void add_stub(struct process *p, const struct library *l,
 	b->name = xstrdup(e->name);
 	b->label = make_label(l, e->name, &b->label_callee);
 	b->got = e->got + l->bias;
+	b->stub_len = e->len < BPT_STUB_MAX ? (uint8_t)e->len : BPT_STUB_MAX;
 	batch_push(bt, b);
 }
 
@@ -378,7 +396,10 @@ static int cmp_addr(const void *a, const void *b)
 
 /* Put back the original bytes of the N breakpoints of V, all in one
  * page, in one pwrite; one write per byte if the span cannot be read.
- * Writes fail only if the process is gone. */
+ * Only where our int3 still is: a byte the program wrote since (it
+ * patched its code, or mapped a page over it) is the program's, and a
+ * stale original must not land on it.  Writes fail only if the
+ * process is gone. */
 static void restore_run(int memfd, struct breakpoint **v, size_t n)
 {
 	uint8_t buf[BATCH_PAGE];
@@ -386,12 +407,33 @@ static void restore_run(int memfd, struct breakpoint **v, size_t n)
 	size_t len = v[n - 1]->addr + 1 - lo;
 	if (pread(memfd, buf, len, lo) == (ssize_t)len) {
 		for (size_t i = 0; i < n; i++)
-			buf[v[i]->addr - lo] = v[i]->orig;
+			if (buf[v[i]->addr - lo] == ARCH_BREAKPOINT)
+				buf[v[i]->addr - lo] = v[i]->orig;
 		(void)mem_write(memfd, lo, buf, len);
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
-		(void)mem_write(memfd, v[i]->addr, &v[i]->orig, 1);
+	for (size_t i = 0; i < n; i++) {
+		uint8_t c;
+		if (pread(memfd, &c, 1, v[i]->addr) == 1 &&
+		    c == ARCH_BREAKPOINT)
+			(void)mem_write(memfd, v[i]->addr, &v[i]->orig, 1);
+	}
+}
+
+bool image_stub_changed(const struct breakpoint *b, struct memsrc *m)
+{
+	uint8_t now[BPT_STUB_MAX - 1];
+	size_t n = b->stub_len ? b->stub_len - 1u : 0;
+	return memsrc_read(m, b->addr + 1, now, n) != n ||
+	       memcmp(now, b->stub_tail, n) != 0;
+}
+
+void image_lift(struct process *p, struct breakpoint *b)
+{
+	debug_msg(DEBUG_BREAKPOINTS, "pid %d: stub %#lx rewritten, lifted",
+		  (int)p->pid, (unsigned long)b->addr);
+	(void)mem_write(p->memfd, b->addr, &b->orig, 1);
+	b->inserted = false;
 }
 
 void image_restore_bytes(const struct bpt_table *bpts, int memfd)

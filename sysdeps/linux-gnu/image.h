@@ -6,6 +6,7 @@
 #ifndef LTRACE_IMAGE_H
 #define LTRACE_IMAGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "forward.h"
@@ -28,7 +29,17 @@ void image_add(struct process *p, struct library *const *libs, size_t n);
  * writing nothing to the tracee. */
 void image_remove(struct process *p, const struct library *l);
 /* Write back the original byte of every inserted breakpoint of BPTS
- * through MEMFD, a page at a time (the table itself is not changed). */
+ * through MEMFD, a page at a time, where the int3 still is (a byte the
+ * program changed since stays the program's); the table itself is not
+ * changed. */
 void image_restore_bytes(const struct bpt_table *bpts, int memfd);
+/* Whether the stub under B (BPT_PLT) no longer has the bytes it had when
+ * its int3 went in, read through M (a PLT hook rewrote its jump): then
+ * its jump must not be emulated. */
+bool image_stub_changed(const struct breakpoint *b, struct memsrc *m);
+/* Put B's original byte back in P and mark it not inserted: the code
+ * there runs as the program left it, untraced.  B stays in the table,
+ * since pending calls may point to it. */
+void image_lift(struct process *p, struct breakpoint *b);
 
 #endif

@@ -143,14 +143,32 @@ static const struct prototype *resolve_proto(struct task *t,
 	return b->proto;
 }
 
+/* A new call returning with the stack pointer at RET_SP: the pending
+ * calls it shows unwound never returned; if one did not because its
+ * return breakpoint is gone (the program mapped its page anew), put it
+ * back for the next call that returns there. */
+static void recheck_unwound(struct task *t, struct stop *s, uint64_t ret_sp)
+{
+	for (size_t k = call_unwound(t, ret_sp); k < t->nframes; k++)
+		retbp_recheck(t, s->cs.mem, &s->regs, t->frames[k].ret);
+}
+
 static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
 {
 	uint64_t slot = arch_return_slot(&s->regs);
 	uint64_t ret = 0;
 	uint64_t target = 0;
-	uint64_t pf[2 + 6] = { slot, b->got };
-	unsigned n = 2 + arch_int_args(&s->regs, pf + 2);
+	uint64_t pf[3 + 6] = { slot, b->got, b->addr + 1 };
+	unsigned n = 3 + arch_int_args(&s->regs, pf + 3);
 	mem_prefetch(pf, n);
+	if (image_stub_changed(b, s->cs.mem)) {
+		/* The program rewrote the stub: run it as it now is.  A
+		 * failure is reported (unless the task is gone); the loop
+		 * resumes the task either way. */
+		image_lift(process_mem(t->proc), b);
+		(void)tracee_set_regs(t->tid, &s->regs);
+		return;
+	}
 	if (memsrc_read(s->cs.mem, slot, &ret, sizeof(ret)) != sizeof(ret) ||
 	    memsrc_read(s->cs.mem, b->got, &target, sizeof(target)) !=
 		    sizeof(target)) {
@@ -159,6 +177,7 @@ static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
 		return;
 	}
 	resolve_proto(t, b);
+	recheck_unwound(t, s, arch_sp_after_return(&s->regs));
 	call_entry(t, b, &s->cs, ret, arch_sp_after_return(&s->regs),
 		   task_prints(t));
 	retbp_ensure(t, s->cs.mem, &s->regs, ret);
@@ -233,6 +252,7 @@ static void on_entry(struct task *t, struct breakpoint *b, struct stop *s)
 	    !same_call(top, b, s, ret) &&
 	    (bpt_lookup(&p->bpts, ret) || entry_return_ok(p, s->cs.mem, ret))) {
 		resolve_proto(t, b);
+		recheck_unwound(t, s, arch_sp_after_return(&s->regs));
 		call_entry(t, b, &s->cs, ret, arch_sp_after_return(&s->regs),
 			   task_prints(t));
 		retbp_ensure(t, s->cs.mem, &s->regs, ret);
@@ -260,6 +280,7 @@ static void site_entry(struct task *t, struct breakpoint *b, struct stop *s)
 	    memsrc_read(s->cs.mem, slot, &ret, sizeof(ret)) != sizeof(ret))
 		return; /* no return to wait for: run it untraced */
 	resolve_proto(t, b);
+	recheck_unwound(t, s, arch_sp_after_return(&callee));
 	s->cs.regs = &callee.r;
 	call_entry(t, b, &s->cs, ret, arch_sp_after_return(&callee),
 		   task_prints(t));

@@ -41,6 +41,11 @@ static struct {
 	unsigned long syscalls;
 	unsigned long peeks;
 	bool warned;
+	/* process_vm_readv refused the tracee (EPERM): it made itself
+	 * non-dumpable or changed its credentials, and the kernel checks
+	 * access again at each call, while /proc/PID/mem, opened before,
+	 * still reads.  Until another pid is bound. */
+	bool vm_refused;
 } mem = { .gen = 1 };
 
 static void report(int err)
@@ -85,12 +90,17 @@ static size_t raw_read(uint64_t addr, void *buf, size_t len)
 {
 	struct iovec l = { buf, len };
 	struct iovec r = { (void *)addr, len };
-	mem.syscalls++;
-	ssize_t n = process_vm_readv(mem.pid, &l, 1, &r, 1, 0);
+	ssize_t n = -1;
+	if (!mem.vm_refused) {
+		mem.syscalls++;
+		n = process_vm_readv(mem.pid, &l, 1, &r, 1, 0);
+	}
 	if (n == (ssize_t)len)
 		return len;
 	size_t got = n > 0 ? (size_t)n : 0;
-	if (n < 0)
+	if (n < 0 && errno == EPERM && mem.memfd >= 0)
+		mem.vm_refused = true; /* silent: the file reads it */
+	else if (n < 0 && !mem.vm_refused)
 		report(errno);
 	int err = EACCES;
 	/* An offset past INT64_MAX is EINVAL to pread: no such user
@@ -194,8 +204,10 @@ static void src_prefetch(struct memsrc *m, const uint64_t *addrs, size_t n)
 
 struct memsrc *mem_bind(pid_t pid, int memfd)
 {
-	if (pid != mem.pid)
+	if (pid != mem.pid) {
 		mem_reset();
+		mem.vm_refused = false;
+	}
 	mem.pid = pid;
 	mem.memfd = memfd;
 	mem.src.read = cached_read;
@@ -222,6 +234,8 @@ void mem_prefetch(const uint64_t *addrs, size_t n)
 	static struct page *pg[BATCH];
 	if (!mem.pages)
 		mem.pages = xmalloc(NPAGES * sizeof(*mem.pages));
+	if (mem.vm_refused)
+		return; /* no gathered read: pages are read on demand */
 	size_t k = 0;
 	for (size_t i = 0; i < n && k < BATCH && mem.used < NPAGES; i++) {
 		uint64_t pa = addrs[i] & ~(PAGE - 1);

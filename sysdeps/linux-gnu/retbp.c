@@ -43,7 +43,8 @@ static void plan(struct task *t, const struct arch_regs *regs,
 		 struct breakpoint *b, const uint8_t *code, size_t len)
 {
 	struct process *p = process_mem(t->proc);
-	uint64_t slot = scratch_slot(t, regs, b->addr);
+	/* Planned again (retbp_recheck): its copy goes where it was. */
+	uint64_t slot = b->slot ? b->slot : scratch_slot(t, regs, b->addr);
 	if (!slot || displace_plan(code, len, b->addr, slot, &b->plan))
 		b->plan.kind = DISPLACE_STEP;
 	if (b->plan.kind == DISPLACE_COPY)
@@ -78,6 +79,19 @@ void retbp_ensure(struct task *t, struct memsrc *m,
 		retbp_arm(t, m, regs, bpt_add(&p->bpts, ret, BPT_RETURN));
 	else if (b->kind == BPT_ENTRY)
 		b->returns = true; /* its hits may be returns: see loop.c */
+}
+
+void retbp_recheck(struct task *t, struct memsrc *m,
+		   const struct arch_regs *regs, uint64_t ret)
+{
+	struct process *p = process_mem(t->proc);
+	struct breakpoint *b = bpt_lookup(&p->bpts, ret);
+	uint8_t c;
+	if (!b || b->kind != BPT_RETURN || !b->inserted ||
+	    memsrc_read(m, ret, &c, 1) != 1 || c == int3)
+		return;
+	b->inserted = false;
+	retbp_arm(t, m, regs, b);
 }
 
 /* Memory writes here fail only when the process is gone, which the event

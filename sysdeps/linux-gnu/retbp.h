@@ -30,6 +30,13 @@ void retbp_plan(struct task *t, struct memsrc *m, const struct arch_regs *regs,
  * breakpoint (-x) instead, mark it as one that calls return to. */
 void retbp_ensure(struct task *t, struct memsrc *m,
 		  const struct arch_regs *regs, uint64_t ret);
+/* A pending call that was to return to RET never did (a new call shows
+ * it unwound): if RET's return breakpoint is no longer in T's memory,
+ * read through M (the program mapped a page anew over it, or wrote
+ * there), plan and insert it again from the bytes there now.  One read,
+ * made only when calls are found unwound. */
+void retbp_recheck(struct task *t, struct memsrc *m,
+		   const struct arch_regs *regs, uint64_t ret);
 /* T is stopped on breakpoint B, armed by retbp_arm, with registers REGS
  * (IP at B):
  * move it past B's instruction as its plan says, and set its registers. */
