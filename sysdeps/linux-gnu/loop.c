@@ -11,7 +11,7 @@
  * displaced copy of its call), CONT; so does a function's entry (-x),
  * its first instruction run displaced.  With -S only, syscall-stops too:
  * two per system call (syscalls.c). */
-#include <setjmp.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +38,7 @@
 #include "protoset.h"
 #include "retbp.h"
 #include "rtld.h"
+#include "scratch.h"
 #include "syscalls.h"
 #include "tracee.h"
 #include "unwind.h"
@@ -330,8 +331,25 @@ static void note_ip(struct task *t)
 		output_set_ip(arch_ip(&regs));
 }
 
+/* Step T out of a displaced copy in scratch memory, back into its own
+ * code, before a signal is delivered to it: the signal frame saves the
+ * IP, and a handler returning into scratch after the tracer has gone
+ * (and unmapped it) would crash.  One GETREGS per signal; a step or two
+ * when the signal came in the middle of a displaced instruction. */
+static void leave_scratch(struct task *t)
+{
+	struct process *p = process_mem(t->proc);
+	struct arch_regs r;
+	if (tracee_get_regs(t->tid, &r))
+		return;
+	for (int i = 0; i < 64 && scratch_contains(p, arch_ip(&r)); i++)
+		if (tracee_step_trap(t) || tracee_get_regs(t->tid, &r))
+			return;
+}
+
 static void on_signal(struct task *t, int sig)
 {
+	leave_scratch(t);
 	note_ip(t);
 	if (task_prints(t) && !opts->no_signals)
 		output_signal(t->proc->pid, t->tid, sig);
@@ -453,20 +471,26 @@ void backend_init(const struct options *o, struct protoset *ps)
 
 /* ---- the loop, and the termination signals ---- */
 
-/* The termination signals make the tracer detach cleanly.  The handler
- * jumps out of a blocked waitpid (it runs in the main thread: the warm
- * thread blocks every signal); a report waitpid consumed just before the
- * jump is recovered by attach_detach_all from /proc. */
-static sigjmp_buf wait_env;
+/* The termination signals make the tracer detach cleanly.  Their
+ * handler only notes the signal: waitpid, never restarted (no
+ * SA_RESTART), returns EINTR and the loop ends.  It never jumps out of
+ * the wait, since a report waitpid had just consumed would be lost with
+ * it: a signal-delivery stop of the very signal that the whole process
+ * group got (Ctrl-C) would then be dropped, and the program would never
+ * see its SIGINT.  A signal that comes between the loop's test of
+ * stop_sig and its waitpid interrupts the last task that stopped
+ * (PTRACE_INTERRUPT): its stop ends the wait. */
 static volatile sig_atomic_t in_wait, stop_sig;
+static volatile pid_t wake_tid;
 
 static void on_term_signal(int sig)
 {
+	int saved = errno;
 	stop_sig = sig;
-	if (in_wait) {
-		in_wait = 0;
-		siglongjmp(wait_env, 1);
-	}
+	/* ESRCH (it ended: its report ends the wait) is not reported. */
+	if (in_wait && wake_tid > 0)
+		(void)tracee_interrupt(wake_tid);
+	errno = saved;
 }
 
 static void catch_term_signals(void)
@@ -484,19 +508,20 @@ static void catch_term_signals(void)
  * left. */
 static pid_t wait_any(struct tracee_event *ev)
 {
-	pid_t tid = -1;
-	if (sigsetjmp(wait_env, 0) == 0) {
-		in_wait = 1;
-		if (!stop_sig)
-			tid = tracee_wait(-1, 0, ev);
-		in_wait = 0;
-	}
-	return tid;
+	pid_t tid = -EINTR;
+	in_wait = 1;
+	while (tid == -EINTR && !stop_sig)
+		tid = tracee_wait_intr(ev);
+	in_wait = 0;
+	if (tid > 0 && !tracee_ended(ev))
+		wake_tid = tid;
+	return tid > 0 ? tid : -1;
 }
 
 int backend_run(void)
 {
 	catch_term_signals();
+	wake_tid = attach_launched_pid();
 	warm_start();
 	while (task_count() > 0 && !stop_sig) {
 		output_sync();
