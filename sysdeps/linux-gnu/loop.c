@@ -356,6 +356,18 @@ static void on_signal(struct task *t, int sig)
 	tracee_resume(t, sig);
 }
 
+/* After one of our breakpoints: a signal kept for T while it was
+ * handled (one that came during a step, or the SIGTRAP of the program's
+ * own int3 under ours) is shown and delivered as any other. */
+static void after_trap(struct task *t)
+{
+	int sig = tracee_take_pending_signal(t);
+	if (sig)
+		on_signal(t, sig);
+	else
+		tracee_resume(t, 0);
+}
+
 static void on_exit_status(struct task *t, const struct tracee_event *ev)
 {
 	bool leader = t->proc && t->tid == t->proc->pid;
@@ -381,7 +393,7 @@ static void on_stop(struct task *t, const struct tracee_event *ev)
 	switch (ev->kind) {
 	case TRACEE_SIGNAL:
 		if (ev->sig == SIGTRAP && on_trap(t))
-			tracee_resume(t, 0);
+			after_trap(t);
 		else
 			on_signal(t, ev->sig);
 		break;
