@@ -161,6 +161,8 @@ static size_t read_array(struct fmt_ctx *c, const struct value *v,
 	return got;
 }
 
+#define PREFETCH_MAX 1024
+
 /* An array of pointers or of structs holding pointers (writev's iovecs,
  * argv): fetch the memory they point at in one gathered read before the
  * elements are shown one by one. */
@@ -173,6 +175,10 @@ static void prefetch_targets(struct fmt_ctx *c, const struct value *v,
 		return;
 	if (want > c->limits->arraylen + 1)
 		want = c->limits->arraylen + 1;
+	/* -A may be unlimited: a gathered read covers IOV_MAX pages anyway,
+	 * and TYPE_MAX_VALUE bounds ESZ (type_check) */
+	if (want > PREFETCH_MAX)
+		want = PREFETCH_MAX;
 	unsigned char *all = xmalloc(want * esz);
 	size_t got = read_array(c, v, all, want * esz) / esz;
 	struct batch b = { .mem = c->mem };

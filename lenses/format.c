@@ -370,7 +370,9 @@ void lens_format_pack(struct fmt_ctx *c, const struct value *v)
 		emit_addr(c, (uint64_t)a);
 		return;
 	}
-	if (v->type->elt) {
+	/* format(T): T is a string pointer (type_check refuses others,
+	 * which the 16-byte argument buffer could not hold) */
+	if (v->type->elt && v->type->elt->kind == TYPE_POINTER) {
 		struct value sv = *v;
 		sv.type = v->type->elt;
 		lens_render(c, &sv);

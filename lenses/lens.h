@@ -20,6 +20,9 @@ struct expr_env;
 struct fetch_ctx;
 
 #define LENS_MAX_DEPTH 8
+/* Lenses inside lenses (format(T), a string's characters, packs, by-value
+ * members) nest at most this deep: beyond, "...". */
+#define LENS_MAX_RENDERS 64
 
 /* How much of a value is shown: -s and -A. */
 struct lens_limits {
@@ -48,6 +51,7 @@ struct fmt_ctx {
 	struct strbuf *sb;
 	enum radix radix;  /* inherited from hex()/oct() */
 	size_t depth;	   /* arrays and structs by value */
+	size_t renders;	   /* lens_render calls open, LENS_MAX_RENDERS */
 	size_t budget_end; /* stop at this sb->len; 0: never */
 	bool cut;	   /* stopped: "..." written */
 	/* If set, called by emit_sep between two arguments of a pack, with

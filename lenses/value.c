@@ -97,6 +97,8 @@ bool lens_budget_full(const struct fmt_ctx *c)
 	return c->budget_end && c->sb->len >= c->budget_end;
 }
 
+static void render(struct fmt_ctx *c, const struct value *v);
+
 void lens_render(struct fmt_ctx *c, const struct value *v)
 {
 	if (lens_budget_full(c)) {
@@ -105,6 +107,17 @@ void lens_render(struct fmt_ctx *c, const struct value *v)
 		c->cut = true;
 		return;
 	}
+	if (c->renders >= LENS_MAX_RENDERS) {
+		emit_ellipsis(c);
+		return;
+	}
+	c->renders++;
+	render(c, v);
+	c->renders--;
+}
+
+static void render(struct fmt_ctx *c, const struct value *v)
+{
 	switch (v->type->lens) {
 	case LENS_DEFAULT:
 		lens_default(c, v);

@@ -28,11 +28,28 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Types and expressions nest at most this deep in the text: the parser
+ * recurses, and so would everything that walks what it built. */
+#define CONF_MAX_NESTING 64
+
 struct parser {
 	struct lex lx;
 	struct protolib *pl;  /* what the file defines goes here */
 	struct type_arena *a; /* pl's */
+	unsigned depth;	      /* of parse_type and parse_expr */
 };
+
+/* Enter one more level of nesting, or report that it is too deep. */
+static bool nest(struct parser *ps)
+{
+	if (ps->depth >= CONF_MAX_NESTING) {
+		lex_error(&ps->lx, "nested too deeply: ",
+			  "more than 64 levels of types or expressions");
+		return false;
+	}
+	ps->depth++;
+	return true;
+}
 
 /* ---- expressions ---- */
 
@@ -42,10 +59,19 @@ static struct expr *new_expr(struct parser *ps, enum expr_kind k, long num,
 	return expr_new(ps->a, k, num, sub);
 }
 
+static struct expr *parse_expr_in(struct parser *ps);
+
 static struct expr *parse_expr(struct parser *ps)
 {
-	if (ps->lx.failed)
+	if (ps->lx.failed || !nest(ps))
 		return NULL;
+	struct expr *e = parse_expr_in(ps);
+	ps->depth--;
+	return e;
+}
+
+static struct expr *parse_expr_in(struct parser *ps)
+{
 	long n;
 	if (lex_number(&ps->lx, &n))
 		return new_expr(ps, EXPR_NUM, n, NULL);
@@ -137,7 +163,9 @@ static bool add_enum(struct parser *ps, struct type *t, long *next)
 		}
 		*next = v;
 	}
-	type_add_enum(t, id, (*next)++);
+	type_add_enum(t, id, *next);
+	/* the next one follows, wrapping as C's unsigned long would */
+	*next = (long)((unsigned long)*next + 1);
 	return true;
 }
 
@@ -304,12 +332,33 @@ static struct type *parse_base(struct parser *ps)
 
 static struct type *parse_type(struct parser *ps)
 {
-	if (ps->lx.failed)
+	if (ps->lx.failed || !nest(ps))
 		return NULL;
 	struct type *t = parse_base(ps);
 	while (t && lex_accept(&ps->lx, '*'))
 		t = type_pointer(ps->a, t);
+	ps->depth--;
 	return t;
+}
+
+/* T, or when the tracer cannot hold it (type_check) a plain type in its
+ * place, with a warning at AT where T was written: the call is traced
+ * all the same. */
+static struct type *holdable(struct parser *ps, struct type *t, const char *at)
+{
+	const char *why;
+	char msg[256];
+	int v;
+
+	struct type *h = type_hold(ps->a, t, &v, &why);
+	if (v == TYPE_CHECK_OK)
+		return t;
+	snprintf(msg, sizeof(msg), "%s%s", why,
+		 v == TYPE_CHECK_WARN	 ? "" :
+		 h->kind == TYPE_POINTER ? "; shown as an address" :
+					   "; shown as a hex number");
+	lex_warn_at(&ps->lx, at, msg);
+	return h;
 }
 
 /* ---- declarations ---- */
@@ -326,6 +375,28 @@ static void declare_struct(struct parser *ps, const char *name,
 	protolib_add_type(ps->pl, name, t);
 }
 
+/* typedef NAME = struct(...) for a forward NAME, which prototypes may
+ * already use through pointers: a body the tracer cannot hold (NAME in
+ * itself by value, too large) is dropped, so NAME stays an empty
+ * struct for everyone. */
+static void complete_struct(struct parser *ps, struct type *t)
+{
+	const char *at = ps->lx.p;
+	const char *why;
+	char msg[256];
+
+	if (!parse_struct_body(ps, t)) {
+		t->nfields = 0;
+		return;
+	}
+	t->forward = false;
+	if (type_check(t, &why) != TYPE_CHECK_REFUSED)
+		return;
+	t->nfields = 0;
+	snprintf(msg, sizeof(msg), "%s; its members are ignored", why);
+	lex_warn_at(&ps->lx, at, msg);
+}
+
 static void define_typedef(struct parser *ps, const char *name,
 			   const char *name_at)
 {
@@ -339,8 +410,7 @@ static void define_typedef(struct parser *ps, const char *name,
 	}
 	if (old && old->forward && old->kind == TYPE_STRUCT &&
 	    *ps->lx.p == '(') {
-		if (parse_struct_body(ps, old))
-			old->forward = false;
+		complete_struct(ps, old);
 		return;
 	}
 	struct type *t;
@@ -397,11 +467,12 @@ static void parse_import(struct parser *ps)
 
 /* Legacy: a lone "void" parameter means none; other void parameters are
  * hidden ints. */
-static void add_param(struct parser *ps, struct prototype *pr, struct type *t)
+static void add_param(struct parser *ps, struct prototype *pr, struct type *t,
+		      const char *at)
 {
 	if (t->kind == TYPE_VOID && t->lens == LENS_DEFAULT)
 		t = type_lensed(ps->a, TYPE_INT, LENS_HIDE);
-	prototype_add_param(pr, t);
+	prototype_add_param(pr, holdable(ps, t, at));
 }
 
 /* The first '+' splits: the parameters from it on show at the return.
@@ -415,10 +486,11 @@ static bool parse_params(struct parser *ps, struct prototype *pr)
 	do {
 		if (lex_accept(&ps->lx, '+') && pr->split == (size_t)-1)
 			pr->split = pr->nparams;
+		const char *at = ps->lx.p;
 		struct type *t = parse_type(ps);
 		if (!t)
 			return false;
-		add_param(ps, pr, t);
+		add_param(ps, pr, t, at);
 	} while (lex_accept(&ps->lx, ','));
 	if (!lex_expect_close(&ps->lx))
 		return false;
@@ -434,9 +506,12 @@ static void parse_function(struct parser *ps)
 	char name[512];
 
 	pr->split = (size_t)-1;
+	const char *at = ps->lx.p;
 	pr->ret = parse_type(ps);
 	if (pr->ret && !lex_ident(&ps->lx, name, sizeof(name)))
 		lex_error(&ps->lx, "expected ", "function name");
+	if (pr->ret && !ps->lx.failed)
+		pr->ret = holdable(ps, pr->ret, at);
 	if (ps->lx.failed || !lex_expect(&ps->lx, '(') ||
 	    !parse_params(ps, pr) || !lex_expect(&ps->lx, ';')) {
 		prototype_free(pr);

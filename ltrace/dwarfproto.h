@@ -25,7 +25,9 @@
  *   enum -> enum lens over its underlying integer, with its enumerators;
  *   struct -> struct with its members in order (bitfields and gaps are
  *     hidden padding, so the layout matches the DWARF one); a struct is
- *     built once per DIE and reused, so recursive structs are cycles;
+ *     built once per DIE and reused, so recursive structs are cycles
+ *     through pointers; one that would contain itself by value (only
+ *     crafted DWARF can say so) is its bytes in hex where it recurs;
  *   union -> array(char, size) in hex; T[N] -> array(T, N) (char[N] as a
  *     string); flexible array members are dropped;
  *   variadic functions whose last fixed parameter is a char * named

@@ -19,11 +19,15 @@ struct plt_entry {
 	uint64_t addr;
 	uint64_t got; /* the slot its indirect jump reads */
 	char *name;   /* symbol name, without version */
+	/* bytes from addr to the end of its indirect jump, which no call
+	 * site scan must see */
+	unsigned len;
 };
 
-/* A GOT slot (GLOB_DAT or JUMP_SLOT) of a function (FUNC or IFUNC) that
- * no stub jumps through: code built without a PLT (-fno-plt) calls
- * through it directly, and address-taken functions have one.
+/* A GOT slot of a function (FUNC or IFUNC) that code may call through
+ * with no stub: a JUMP_SLOT no stub jumps through, or any GLOB_DAT (code
+ * built without a PLT, -fno-plt, calls through it directly, whether or
+ * not a .plt.got stub also does; address-taken functions have one).
  * __libc_start_main's is left out: crt1's _start calls it through its
  * slot in every program, and ltrace never shows it. */
 struct elf_slot {
@@ -49,7 +53,9 @@ struct elf_image {
 	size_t nslots;
 };
 
-/* Read PATH into IMG.  Returns 0, or a negative errno-style code with a
+/* Read PATH into IMG, from what the loader reads (program headers, the
+ * dynamic section, its relocations and symbols, the code's bytes): the
+ * section headers may lie or be absent.  Returns 0, or a negative errno-style code with a
  * one-line reason in ERRBUF (ERRLEN bytes): strerror's for a file that
  * cannot be opened, "not an ELF file", "ELF for another architecture
  * (AArch64)"...  A static binary is no error: it has no stubs (nplt 0).
@@ -75,8 +81,8 @@ struct elf_sites {
 };
 
 /* Find the sites of PATH, whose image (as elf_image_read filled it) is
- * IMG, in its executable sections that hold no stubs, through IMG's
- * slots only.  Returns 0 (none found if IMG has no slots, without
+ * IMG, in its executable segments, through IMG's slots only; the jumps
+ * of IMG's stubs are not sites.  Returns 0 (none found if IMG has no slots, without
  * opening PATH), or a negative errno-style code; reports nothing.
  * Costs a byte search of the code, and a decoding sweep up to the last
  * place a site can be.  elf_sites_destroy releases S after a successful

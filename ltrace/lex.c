@@ -19,6 +19,20 @@ void lex_skip_ws(struct lex *lx)
 		lx->p++;
 }
 
+/* The line and column of AT, counted from the declaration's start. */
+static void where(const struct lex *lx, const char *at, int *line, int *col)
+{
+	const char *bol = lx->start;
+
+	*line = lx->line;
+	for (const char *s = lx->start; s < at; s++)
+		if (*s == '\n') {
+			(*line)++;
+			bol = s + 1;
+		}
+	*col = (int)(at - bol) + 1;
+}
+
 /* The declaration's text may span lines: AT's line and column count
  * from its start. */
 void lex_error_at(struct lex *lx, const char *at, const char *msg,
@@ -28,17 +42,19 @@ void lex_error_at(struct lex *lx, const char *at, const char *msg,
 		return;
 	lx->failed = true;
 	lx->nerr++;
-	const char *bol = lx->start;
-	int line = lx->line;
-	for (const char *s = lx->start; s < at; s++)
-		if (*s == '\n') {
-			line++;
-			bol = s + 1;
-		}
-	lx->err_line = line;
-	lx->err_col = (int)(at - bol) + 1;
-	fprintf(stderr, "%s:%d:%d: error: %s%s\n", lx->file, line, lx->err_col,
-		msg, what);
+	where(lx, at, &lx->err_line, &lx->err_col);
+	fprintf(stderr, "%s:%d:%d: error: %s%s\n", lx->file, lx->err_line,
+		lx->err_col, msg, what);
+}
+
+void lex_warn_at(const struct lex *lx, const char *at, const char *msg)
+{
+	int line, col;
+
+	while (*at == ' ' || *at == '\t' || *at == '\n' || *at == '\r')
+		at++;
+	where(lx, at, &line, &col);
+	fprintf(stderr, "%s:%d:%d: warning: %s\n", lx->file, line, col, msg);
 }
 
 void lex_error(struct lex *lx, const char *msg, const char *what)

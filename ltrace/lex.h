@@ -30,6 +30,9 @@ void lex_skip_ws(struct lex *lx);
 void lex_error_at(struct lex *lx, const char *at, const char *msg,
 		  const char *what);
 void lex_error(struct lex *lx, const char *msg, const char *what);
+/* Report "warning: MSG" at the token at or after AT; the declaration
+ * goes on (no error counted). */
+void lex_warn_at(const struct lex *lx, const char *at, const char *msg);
 void lex_error_tok(struct lex *lx, const char *msg, const char *id);
 
 /* Take character C if it comes next (after blanks). */

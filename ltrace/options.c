@@ -18,7 +18,8 @@
 #define DEFAULT_ALIGN 50
 #define DEFAULT_STRLEN 32
 #define DEFAULT_ARRAYLEN 4
-/* Bounds that keep a typo from asking for absurd amounts of memory. */
+/* -s and -A above this mean "unlimited": no string or array the tracer
+ * shows is longer (the per-call text budget, lens_budget, cuts first). */
 #define MAX_LEN (1UL << 30)
 /* -w: deeper than any stack the unwinder would walk. */
 #define MAX_FRAMES 65536
@@ -82,6 +83,23 @@ static size_t parse_count(const char *arg, char opt, unsigned long max)
 				  "Use an integer 0..%lu.",
 				  opt, arg, max);
 	return v;
+}
+
+/* -s and -A: any non-negative integer (base 0, as parse_count), however
+ * large; past MAX it means unlimited, which is MAX. */
+static size_t parse_limit(const char *arg, char opt, unsigned long max)
+{
+	const char *p = arg;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(p, &end, 0);
+	if (*p == '-' || end == p || *end || (errno && errno != ERANGE))
+		error_msg_and_die("invalid argument to -%c: '%s'.  "
+				  "Use a non-negative integer.",
+				  opt, arg);
+	return errno == ERANGE || v > max ? max : v;
 }
 
 /* ltrace's default: 5/8 of the terminal width, else 50. */
@@ -261,7 +279,7 @@ static void take_option(struct options *o, int c, char **argv)
 		o->align = parse_count(optarg, 'a', INT_MAX);
 		break;
 	case 'A':
-		o->arraylen = parse_count(optarg, 'A', MAX_LEN);
+		o->arraylen = parse_limit(optarg, 'A', MAX_LEN);
 		break;
 	case 'b':
 		o->no_signals = true;
@@ -285,7 +303,7 @@ static void take_option(struct options *o, int c, char **argv)
 		o->user = optarg;
 		break;
 	case 's':
-		o->strlen = parse_count(optarg, 's', MAX_LEN);
+		o->strlen = parse_limit(optarg, 's', MAX_LEN);
 		break;
 	case 'w':
 		o->where = parse_count(optarg, 'w', MAX_FRAMES);

@@ -141,3 +141,14 @@ int protolib_import(struct protolib *pl, const char *name)
 	protolib_add_import(pl, imp);
 	return 0;
 }
+
+const struct prototype *protolib_next_proto(const struct protolib *pl,
+					    const struct prototype *prev)
+{
+	struct hent *e = NULL;
+
+	if (prev && !(e = hmap_find(&pl->protos, prev->name, 0)))
+		return NULL;
+	e = hmap_next(&pl->protos, e);
+	return e ? e->ptr : NULL;
+}

@@ -25,6 +25,11 @@ const struct prototype *protolib_lookup(const struct protolib *pl,
  * protolib_lookup), or NULL.  The type lives as long as the protolib that
  * defines it and is shared: it must not be modified. */
 struct type *protolib_lookup_type(const struct protolib *pl, const char *name);
+/* PL's own prototypes one after the other (not its imports'), in no
+ * particular order: the first after PREV, the first for NULL, NULL
+ * after the last.  Each lives as long as PL. */
+const struct prototype *protolib_next_proto(const struct protolib *pl,
+					    const struct prototype *prev);
 
 /* Resolves `import "NAME";`: returns the protolib holding NAME.conf, or
  * NULL when there is none (an error at the import line).  The returned

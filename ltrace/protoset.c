@@ -225,9 +225,8 @@ static const struct protolib *resolve_import(void *ctx, const char *name)
 	return cached(ctx, key, name, find_file);
 }
 
-const struct prototype *protoset_lookup_own(struct protoset *ps,
-					    const char *name,
-					    const char *soname)
+const struct prototype *
+protoset_lookup_own(struct protoset *ps, const char *name, const char *soname)
 {
 	const struct prototype *p = NULL;
 	for (size_t i = 0; i < ps->nfront && !p; i++)

@@ -37,9 +37,8 @@ const struct protolib *protoset_library(struct protoset *ps,
  * from the files that describe that object alone: those named by -F and
  * SONAME's own file (not the other objects' nor the global files), or
  * NULL. */
-const struct prototype *protoset_lookup_own(struct protoset *ps,
-					    const char *name,
-					    const char *soname);
+const struct prototype *
+protoset_lookup_own(struct protoset *ps, const char *name, const char *soname);
 /* The prototype of NAME for a process whose objects are SONAMES[0..N),
  * or NULL. */
 const struct prototype *protoset_lookup(struct protoset *ps, const char *name,

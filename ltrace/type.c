@@ -216,51 +216,119 @@ bool type_array_is_fixed(const struct type *t)
 	return t->kind == TYPE_ARRAY && array_count(t) > 0;
 }
 
-size_t type_alignof(const struct type *t)
+/* Sizes are computed with checked arithmetic, a bounded recursion and a
+ * bounded number of steps, so that a struct holding itself by value (a
+ * cycle without a pointer: conf files and DWARF can both say so), an
+ * array of 2^63 elements, or a chain of typedefs each holding the last
+ * twice give TYPE_SIZE_BAD instead of recursing without end, wrapping
+ * to a small size or taking exponential time. */
+struct walk {
+	size_t steps; /* left */
+};
+
+#define WALK_STEPS 65536
+
+static bool walk_step(struct walk *w, unsigned depth)
+{
+	if (depth > TYPE_MAX_DEPTH || !w->steps)
+		return false;
+	w->steps--;
+	return true;
+}
+
+/* Alignment is at most 16 (abi.h): a cycle just stops adding to it. */
+static size_t align_of(const struct type *t, struct walk *w, unsigned depth)
 {
 	size_t al = 1;
 
+	if (!walk_step(w, depth))
+		return 1;
 	switch (t->kind) {
 	case TYPE_ARRAY:
-		return type_alignof(t->elt);
+		return align_of(t->elt, w, depth + 1);
 	case TYPE_STRUCT:
-		for (size_t i = 0; i < t->nfields; i++)
-			if (type_alignof(t->fields[i]) > al)
-				al = type_alignof(t->fields[i]);
+		for (size_t i = 0; i < t->nfields; i++) {
+			size_t f = align_of(t->fields[i], w, depth + 1);
+			if (f > al)
+				al = f;
+		}
 		return al;
 	default:
 		return abi_scalars[t->kind].align;
 	}
 }
 
+size_t type_alignof(const struct type *t)
+{
+	struct walk w = { WALK_STEPS };
+
+	return align_of(t, &w, 0);
+}
+
+/* N rounded up to AL, or TYPE_SIZE_BAD. */
 static size_t align_up(size_t n, size_t al)
 {
+	if (n == TYPE_SIZE_BAD || n > TYPE_SIZE_BAD - al)
+		return TYPE_SIZE_BAD;
 	return (n + al - 1) / al * al;
 }
 
-size_t type_offsetof(const struct type *t, size_t idx)
+static size_t add_size(size_t a, size_t b)
+{
+	if (a == TYPE_SIZE_BAD || b == TYPE_SIZE_BAD || a > TYPE_SIZE_BAD - b)
+		return TYPE_SIZE_BAD;
+	return a + b;
+}
+
+static size_t size_of(const struct type *t, struct walk *w, unsigned depth);
+
+/* The offset of member IDX (IDX == nfields: the end of the last one). */
+static size_t offset_of(const struct type *t, size_t idx, struct walk *w,
+			unsigned depth)
 {
 	size_t off = 0;
 
-	for (size_t i = 0; i < t->nfields; i++) {
-		off = align_up(off, type_alignof(t->fields[i]));
+	for (size_t i = 0; i < t->nfields && off != TYPE_SIZE_BAD; i++) {
+		off = align_up(off, align_of(t->fields[i], w, depth + 1));
 		if (i == idx)
 			return off;
-		off += type_sizeof(t->fields[i]);
+		off = add_size(off, size_of(t->fields[i], w, depth + 1));
 	}
 	return off;
 }
 
-size_t type_sizeof(const struct type *t)
+static size_t size_of(const struct type *t, struct walk *w, unsigned depth)
 {
+	if (!walk_step(w, depth))
+		return TYPE_SIZE_BAD;
 	switch (t->kind) {
-	case TYPE_ARRAY:
-		return array_count(t) * type_sizeof(t->elt);
+	case TYPE_ARRAY: {
+		size_t n = array_count(t);
+		size_t e = n ? size_of(t->elt, w, depth + 1) : 0;
+		if (e == TYPE_SIZE_BAD || (e && n > (TYPE_SIZE_BAD - 1) / e))
+			return TYPE_SIZE_BAD;
+		return n * e;
+	}
 	case TYPE_STRUCT:
-		return align_up(type_offsetof(t, t->nfields), type_alignof(t));
+		return align_up(offset_of(t, t->nfields, w, depth),
+				align_of(t, w, depth));
 	default:
 		return abi_scalars[t->kind].size;
 	}
+}
+
+size_t type_offsetof(const struct type *t, size_t idx)
+{
+	struct walk w = { WALK_STEPS };
+
+	return offset_of(t, idx, &w, 0);
+}
+
+size_t type_sizeof(const struct type *t)
+{
+	struct walk w = { WALK_STEPS };
+
+	return size_of(t, &w, 0);
 }
 
 bool type_is_integer(const struct type *t)
@@ -288,18 +356,138 @@ bool type_is_float(const struct type *t)
 	       t->kind == TYPE_LDOUBLE;
 }
 
-/* Recursion through a struct by value is finite: a struct cannot contain
- * itself except through a pointer, and pointers are not followed here. */
-bool type_needs_fp(const struct type *t)
+static bool needs_fp(const struct type *t, unsigned depth)
 {
+	if (depth > TYPE_MAX_DEPTH)
+		return false;
 	if (type_is_float(t) || t->kind == TYPE_PACK)
 		return true;
 	if (t->kind == TYPE_STRUCT) {
 		for (size_t i = 0; i < t->nfields; i++)
-			if (type_needs_fp(t->fields[i]))
+			if (needs_fp(t->fields[i], depth + 1))
 				return true;
 	}
 	if (t->kind == TYPE_ARRAY && t->elt)
-		return array_count(t) && type_needs_fp(t->elt);
+		return array_count(t) && needs_fp(t->elt, depth + 1);
 	return false;
+}
+
+/* Pointers are not followed; by value the depth is bounded (a type that
+ * holds itself by value never gets past type_check, but DWARF's types
+ * come here too). */
+bool type_needs_fp(const struct type *t)
+{
+	return needs_fp(t, 0);
+}
+
+/* ---- what the tracer can hold ---- */
+
+struct check {
+	unsigned mark;	 /* this check's generation */
+	int verdict;	 /* TYPE_CHECK_* of the worst found */
+	const char *why; /* its reason */
+	const struct type **todo;
+	size_t n, cap;
+};
+
+/* Refused is worse than a warning, which is worse than OK. */
+static int severity(int v)
+{
+	return v == TYPE_CHECK_REFUSED ? 2 : v;
+}
+
+static void verdict(struct check *c, int v, const char *why)
+{
+	if (severity(v) > severity(c->verdict)) {
+		c->verdict = v;
+		c->why = why;
+	}
+}
+
+static void check_array(struct check *c, const struct type *t)
+{
+	size_t esz = t->elt ? type_sizeof(t->elt) : 0;
+
+	if (esz == TYPE_SIZE_BAD || esz > TYPE_MAX_VALUE)
+		verdict(c, TYPE_CHECK_REFUSED,
+			"array element larger than 65536 bytes");
+	else if (type_sizeof(t) > TYPE_MAX_ARRAY)
+		verdict(c, TYPE_CHECK_WARN,
+			"array longer than 2^30 bytes; "
+			"shown capped by -A and -s");
+}
+
+static void check_kind(struct check *c, const struct type *t)
+{
+	size_t n;
+
+	switch (t->kind) {
+	case TYPE_STRUCT:
+		n = type_sizeof(t);
+		if (n == TYPE_SIZE_BAD)
+			verdict(c, TYPE_CHECK_REFUSED,
+				"struct contains itself by value, nests too "
+				"deeply or its size overflows");
+		else if (n > TYPE_MAX_VALUE)
+			verdict(c, TYPE_CHECK_REFUSED,
+				"struct larger than 65536 bytes");
+		break;
+	case TYPE_ARRAY:
+		check_array(c, t);
+		break;
+	case TYPE_PACK:
+		if (t->elt && t->elt->kind != TYPE_POINTER)
+			verdict(c, TYPE_CHECK_REFUSED,
+				"format(T) needs a string (pointer) type T");
+		break;
+	default:
+		break;
+	}
+}
+
+/* Push T on the work list unless this check has seen it. */
+static void push(struct check *c, const struct type *t)
+{
+	struct type *m = (struct type *)t;
+
+	if (!t || t->check_mark == c->mark)
+		return;
+	m->check_mark = c->mark;
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 16;
+		c->todo = xreallocarray(c->todo, c->cap, sizeof(*c->todo));
+	}
+	c->todo[c->n++] = t;
+}
+
+int type_check(const struct type *t, const char **why)
+{
+	static unsigned marks;
+	struct check c = { .mark = ++marks, .verdict = TYPE_CHECK_OK };
+
+	/* A work list, not recursion: a chain of typedefs through pointers
+	 * may be as long as the file. */
+	push(&c, t);
+	while (c.n) {
+		const struct type *u = c.todo[--c.n];
+
+		check_kind(&c, u);
+		push(&c, u->elt);
+		for (size_t i = 0; i < u->nfields; i++)
+			push(&c, u->fields[i]);
+	}
+	free(c.todo);
+	*why = c.why;
+	return c.verdict;
+}
+
+struct type *type_hold(struct type_arena *a, struct type *t, int *verdict,
+		       const char **why)
+{
+	*verdict = type_check(t, why);
+	if (*verdict != TYPE_CHECK_REFUSED)
+		return t;
+	if (t->kind == TYPE_POINTER)
+		return type_addr(a);
+	return type_lensed(a, TYPE_LONG, LENS_HEX);
 }

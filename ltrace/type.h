@@ -65,7 +65,8 @@ struct type {
 	size_t nfields;
 	struct enum_val *enums;
 	size_t nenums;
-	bool forward; /* "typedef X = struct;" not yet defined */
+	bool forward;	     /* "typedef X = struct;" not yet defined */
+	unsigned check_mark; /* type_check's: seen by the current check */
 	struct type *arena_next;
 };
 
@@ -136,7 +137,35 @@ void prototype_add_param(struct prototype *p, struct type *t);
  * them).  NULL is allowed. */
 void prototype_free(struct prototype *p);
 
-/* Sizes of the static layout: an array whose length is not a constant
+/* Limits on what the tracer holds (type_check).  TYPE_SIZE_BAD is the
+ * size of a type whose size overflows, that nests by value deeper than
+ * TYPE_MAX_DEPTH (a struct that holds itself by value does) or takes too
+ * long to measure; TYPE_MAX_VALUE bounds anything read or passed whole
+ * (a struct, an array's element); an array longer than TYPE_MAX_ARRAY
+ * bytes is kept with a warning, since arrays are read an element at a
+ * time up to -A. */
+#define TYPE_SIZE_BAD ((size_t)-1)
+#define TYPE_MAX_DEPTH 32
+#define TYPE_MAX_VALUE ((size_t)65536)
+#define TYPE_MAX_ARRAY ((size_t)1 << 30)
+
+enum {
+	TYPE_CHECK_REFUSED = -1, /* the tracer cannot hold it */
+	TYPE_CHECK_OK = 0,
+	TYPE_CHECK_WARN = 1, /* held, but shown capped */
+};
+/* Whether the tracer can hold T and everything reachable from it (by
+ * value and through pointers): TYPE_CHECK_*, with *WHY set to a static
+ * reason (NULL when OK).  Cost: linear in the types reachable. */
+int type_check(const struct type *t, const char **why);
+/* T when type_check does not refuse it, else a plain type in A to show
+ * in its place: an address for a pointer, a hex long for the rest.  The
+ * verdict and reason as type_check's; the caller reports them (conf.c
+ * as file:line:col warnings).  For every source of prototypes. */
+struct type *type_hold(struct type_arena *a, struct type *t, int *verdict,
+		       const char **why);
+
+/* Sizes of the static layout (TYPE_SIZE_BAD: see above): an array whose length is not a constant
  * (or zero(N) with N constant) has size 0 here; see lenses/default.c for
  * structs holding such arrays by value. */
 size_t type_sizeof(const struct type *t);

@@ -16,9 +16,17 @@
 #define MAX_PEEL 64 /* typedef/cv chain */
 #define MAX_DIMS 8  /* array dimensions */
 
+#define MAX_BUSY 64 /* structs being filled at once */
+
 struct dwarftypes {
 	struct type_arena arena;
 	struct hmap by_die; /* DIE offset -> struct or enum type */
+	/* The structs being filled, innermost last.  One of them met by
+	 * value (a member, an array element) would contain itself, a
+	 * cycle crafted debug info can hold and C cannot; a pointer to
+	 * one (a linked list) takes the cached type and is fine. */
+	Dwarf_Off busy[MAX_BUSY];
+	size_t nbusy;
 };
 
 static struct type *map_type(struct dwarftypes *dt, Dwarf_Die *die, int depth);
@@ -230,6 +238,11 @@ static struct type *map_pointer(struct dwarftypes *dt, Dwarf_Die *die,
 			return type_addr(&dt->arena); /* opaque: FILE in musl */
 		break;
 	}
+	/* a struct already mapped, or being filled: no need of its size */
+	struct hent *e = hmap_find(&dt->by_die, NULL, dwarf_dieoffset(&to));
+	if (e && (dwarf_tag(&to) == DW_TAG_structure_type ||
+		  dwarf_tag(&to) == DW_TAG_class_type))
+		return type_pointer(&dt->arena, e->ptr);
 	return type_pointer(&dt->arena, map_type(dt, &to, depth + 1));
 }
 
@@ -319,18 +332,41 @@ static bool fill_struct(struct dwarftypes *dt, struct type *t, Dwarf_Die *die,
 	return type_sizeof(t) == size;
 }
 
+/* Whether the struct at OFF is being filled. */
+static bool is_busy(const struct dwarftypes *dt, Dwarf_Off off)
+{
+	for (size_t i = 0; i < dt->nbusy; i++)
+		if (dt->busy[i] == off)
+			return true;
+	return false;
+}
+
+/* Fill T from DIE, with DIE marked busy meanwhile. */
+static bool fill_busy(struct dwarftypes *dt, struct type *t, Dwarf_Die *die,
+		      int depth)
+{
+	dt->busy[dt->nbusy++] = dwarf_dieoffset(die);
+	bool ok = fill_struct(dt, t, die, depth);
+	dt->nbusy--;
+	return ok;
+}
+
 static struct type *map_struct(struct dwarftypes *dt, Dwarf_Die *die, int depth)
 {
 	Dwarf_Off off = dwarf_dieoffset(die);
 	struct hent *e = hmap_find(&dt->by_die, NULL, off);
 
+	if (e && is_busy(dt, off)) /* by value: it would contain itself */
+		return opaque(dt, die_size(die));
 	if (e)
 		return e->ptr;
 	if (dwarf_hasattr(die, DW_AT_declaration))
 		return type_addr(&dt->arena);
+	if (dt->nbusy == MAX_BUSY)
+		return opaque(dt, die_size(die));
 	struct type *t = type_new(&dt->arena, TYPE_STRUCT);
 	hmap_get(&dt->by_die, NULL, off)->ptr = t;
-	if (fill_struct(dt, t, die, depth))
+	if (fill_busy(dt, t, die, depth))
 		return t;
 	/* A layout we cannot express: its bytes, in hex.  T is changed in
 	 * place, since members may already point at it. */

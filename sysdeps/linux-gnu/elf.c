@@ -4,10 +4,16 @@
  * generic part; the stubs themselves are decoded by <arch>/plt.c
  * through plt_arch.h.
  *
- * One pass over the section headers finds everything; the GOT slots
- * named by the dynamic relocations are sorted once and each decoded
- * stub is looked up by binary search, so the cost is O(n log n) in the
- * number of relocations and stubs. */
+ * Only what the loader reads is trusted: the program headers, the
+ * dynamic section they point to, its relocations (DT_RELA, DT_JMPREL)
+ * and symbols (DT_SYMTAB, DT_STRTAB).  Section headers may lie or be
+ * gone (sstrip), and only name IRELATIVE slots.  The GOT slots named by
+ * the relocations are sorted once; the stubs are found in the
+ * executable segments by a byte search for their jump, each candidate
+ * looked up by binary search and then decoded (<arch>/plt.c), so the
+ * cost is a memmem over the code plus O(n log n) in the number of
+ * relocations and stubs. */
+#include "elfdyn.h"
 #include "elfscan.h"
 #include "plt_arch.h"
 #include "xmalloc.h"
@@ -28,9 +34,10 @@
 struct slot {
 	uint64_t got;
 	uint64_t addend; /* IRELATIVE: the resolver's address */
-	/* symbol name in libelf's data; NULL for IRELATIVE */
+	/* symbol name in the mapped file; NULL for IRELATIVE */
 	const char *name;
 	bool func;    /* its symbol is a FUNC or an IFUNC */
+	bool data;    /* GLOB_DAT: code may call through it with no stub */
 	bool stubbed; /* a stub jumps through it */
 };
 
@@ -43,12 +50,10 @@ struct addr_sym {
 
 struct scan {
 	Elf *elf;
-	size_t shstrndx;
-	Elf_Scn *dynsym, *symtab, *dynamic;
-	Elf_Scn **rela;
-	size_t nrela;
-	Elf_Scn **code;
-	size_t ncode;
+	struct elf_dyn dt; /* the segments and the dynamic section */
+	/* only to name IRELATIVE slots: a lying section header can cost a
+	 * name, never a breakpoint */
+	Elf_Scn *dynsym, *symtab;
 	struct slot *slots;
 	size_t nslots;
 	struct addr_sym *syms;
@@ -73,50 +78,38 @@ static int fail(char *errbuf, size_t errlen, int err, const char *fmt, ...)
 	return -err;
 }
 
+static const struct {
+	unsigned int machine;
+	const char *name;
+} machines[] = {
+	{ EM_386, "i386" },
+	{ EM_X86_64, "x86-64" },
+	{ EM_AARCH64, "AArch64" },
+	{ EM_ARM, "ARM" },
+	{ EM_PPC, "PowerPC" },
+	{ EM_PPC64, "PowerPC64" },
+	{ EM_S390, "IBM S/390" },
+	{ EM_MIPS, "MIPS" },
+	{ EM_RISCV, "RISC-V" },
+	{ EM_SPARC, "SPARC" },
+	{ EM_SPARCV9, "SPARC v9" },
+	{ EM_IA_64, "IA-64" },
+	{ EM_ALPHA, "Alpha" },
+	{ EM_SH, "SuperH" },
+	{ EM_68K, "m68k" },
+	{ EM_PARISC, "PA-RISC" },
+#ifdef EM_LOONGARCH
+	{ EM_LOONGARCH, "LoongArch" },
+#endif
+	{ EM_BPF, "BPF" },
+};
+
 static const char *machine_name(unsigned int machine)
 {
-	switch (machine) {
-	case EM_386:
-		return "i386";
-	case EM_X86_64:
-		return "x86-64";
-	case EM_AARCH64:
-		return "AArch64";
-	case EM_ARM:
-		return "ARM";
-	case EM_PPC:
-		return "PowerPC";
-	case EM_PPC64:
-		return "PowerPC64";
-	case EM_S390:
-		return "IBM S/390";
-	case EM_MIPS:
-		return "MIPS";
-	case EM_RISCV:
-		return "RISC-V";
-	case EM_SPARC:
-		return "SPARC";
-	case EM_SPARCV9:
-		return "SPARC v9";
-	case EM_IA_64:
-		return "IA-64";
-	case EM_ALPHA:
-		return "Alpha";
-	case EM_SH:
-		return "SuperH";
-	case EM_68K:
-		return "m68k";
-	case EM_PARISC:
-		return "PA-RISC";
-#ifdef EM_LOONGARCH
-	case EM_LOONGARCH:
-		return "LoongArch";
-#endif
-	case EM_BPF:
-		return "BPF";
-	default:
-		return NULL;
-	}
+	for (size_t i = 0; i < sizeof(machines) / sizeof(machines[0]); i++)
+		if (machines[i].machine == machine)
+			return machines[i].name;
+	return NULL;
 }
 
 /* 0 if FD is a regular file starting with the ELF magic, else a
@@ -181,96 +174,28 @@ static int check_header(Elf *elf, struct elf_image *img, char *errbuf,
 	return 0;
 }
 
-/* Is SH a section of call stubs: executable, and named in
- * plt_arch_sections? */
-static bool is_stub_section(const struct scan *sc, const GElf_Shdr *sh)
-{
-	const char *name = elf_strptr(sc->elf, sc->shstrndx, sh->sh_name);
-
-	if (!(sh->sh_flags & SHF_EXECINSTR) || !name)
-		return false;
-	for (const char *const *p = plt_arch_sections; *p; p++)
-		if (strcmp(*p, name) == 0)
-			return true;
-	return false;
-}
-
-static void push_scn(Elf_Scn ***arr, size_t *n, Elf_Scn *scn)
-{
-	*arr = xreallocarray(*arr, *n + 1, sizeof(**arr));
-	(*arr)[(*n)++] = scn;
-}
-
-/* Classify one section header. */
-static void note_section(struct scan *sc, Elf_Scn *scn, const GElf_Shdr *sh)
-{
-	switch (sh->sh_type) {
-	case SHT_DYNSYM:
-		sc->dynsym = scn;
-		break;
-	case SHT_SYMTAB:
-		sc->symtab = scn;
-		break;
-	case SHT_DYNAMIC:
-		sc->dynamic = scn;
-		break;
-	case SHT_RELA:
-		push_scn(&sc->rela, &sc->nrela, scn);
-		break;
-	case SHT_PROGBITS:
-		if (is_stub_section(sc, sh))
-			push_scn(&sc->code, &sc->ncode, scn);
-		break;
-	}
-}
-
+/* Find .dynsym and .symtab, which only name IRELATIVE slots. */
 static void find_sections(struct scan *sc)
 {
-	if (elf_getshdrstrndx(sc->elf, &sc->shstrndx) < 0)
-		sc->shstrndx = 0;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
-	while ((scn = elf_nextscn(sc->elf, scn)) != NULL)
-		if (gelf_getshdr(scn, &sh))
-			note_section(sc, scn, &sh);
+	while ((scn = elf_nextscn(sc->elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_DYNSYM)
+			sc->dynsym = scn;
+		else if (sh.sh_type == SHT_SYMTAB)
+			sc->symtab = scn;
+	}
 }
 
 static void read_soname(struct scan *sc, struct elf_image *img)
 {
-	GElf_Shdr sh;
-
-	if (!sc->dynamic || !gelf_getshdr(sc->dynamic, &sh))
-		return;
-	Elf_Data *data = elf_getdata(sc->dynamic, NULL);
-	if (!data)
-		return;
-	size_t n = data->d_size / gelf_fsize(sc->elf, ELF_T_DYN, 1, EV_CURRENT);
-	GElf_Dyn dyn;
-	for (size_t i = 0; i < n && gelf_getdyn(data, i, &dyn); i++) {
-		if (dyn.d_tag == DT_NULL)
-			break;
-		if (dyn.d_tag != DT_SONAME)
-			continue;
-		const char *s = elf_strptr(sc->elf, sh.sh_link, dyn.d_un.d_val);
-		if (s)
-			img->soname = xstrdup(s);
-		return;
-	}
-}
-
-/* The name of dynamic symbol NDX, or NULL; whether it is a function in
- * *FUNC. */
-static const char *dynsym_name(struct scan *sc, Elf_Data *syms, size_t strndx,
-			       size_t ndx, bool *func)
-{
-	GElf_Sym sym;
-
-	if (ndx == 0 || !gelf_getsym(syms, ndx, &sym))
-		return NULL;
-	*func = GELF_ST_TYPE(sym.st_info) == STT_FUNC ||
-		GELF_ST_TYPE(sym.st_info) == STT_GNU_IFUNC;
-	const char *s = elf_strptr(sc->elf, strndx, sym.st_name);
-	return s && *s ? s : NULL;
+	const char *s = sc->dt.has_soname ?
+				elf_dyn_string(&sc->dt, sc->dt.soname) :
+				NULL;
+	if (s)
+		img->soname = xstrdup(s);
 }
 
 static void add_slot(struct scan *sc, size_t *cap, const struct slot *s)
@@ -282,33 +207,42 @@ static void add_slot(struct scan *sc, size_t *cap, const struct slot *s)
 	sc->slots[sc->nslots++] = *s;
 }
 
-/* Record the function slots of one relocation section. */
-static void load_rela(struct scan *sc, Elf_Scn *scn, size_t *cap,
-		      Elf_Data *syms, size_t strndx)
+/* Record one relocation's slot, if it is a function's. */
+static void note_rela(struct scan *sc, size_t *cap, const Elf64_Rela *r)
 {
-	Elf_Data *data = elf_getdata(scn, NULL);
+	struct slot s = { .got = r->r_offset, .addend = (uint64_t)r->r_addend };
 
-	if (!data)
-		return;
-	size_t n =
-		data->d_size / gelf_fsize(sc->elf, ELF_T_RELA, 1, EV_CURRENT);
-	GElf_Rela r;
-	for (size_t i = 0; i < n && gelf_getrela(data, i, &r); i++) {
-		struct slot s = { .got = r.r_offset, .addend = r.r_addend };
-
-		switch (plt_arch_reloc_kind(GELF_R_TYPE(r.r_info))) {
-		case PLT_RELOC_SYMBOL:
-			s.name = dynsym_name(sc, syms, strndx,
-					     GELF_R_SYM(r.r_info), &s.func);
-			if (s.name)
-				add_slot(sc, cap, &s);
-			break;
-		case PLT_RELOC_IRELATIVE:
+	switch (plt_arch_reloc_kind(ELF64_R_TYPE(r->r_info))) {
+	case PLT_RELOC_DATA:
+		s.data = true;
+		/* fall through */
+	case PLT_RELOC_SYMBOL:
+		s.name = elf_dyn_symbol(&sc->dt, ELF64_R_SYM(r->r_info),
+					&s.func);
+		if (s.name)
 			add_slot(sc, cap, &s);
-			break;
-		case PLT_RELOC_OTHER:
-			break;
-		}
+		break;
+	case PLT_RELOC_IRELATIVE:
+		add_slot(sc, cap, &s);
+		break;
+	case PLT_RELOC_OTHER:
+		break;
+	}
+}
+
+/* Record the function slots of the SIZE bytes of RELA entries at ADDR. */
+static void load_rela(struct scan *sc, size_t *cap, uint64_t addr,
+		      uint64_t size)
+{
+	const uint8_t *p = size ? elf_dyn_at(&sc->dt, addr, size) : NULL;
+
+	if (!p || sc->dt.relaent != sizeof(Elf64_Rela))
+		return;
+	for (uint64_t i = 0; i < size / sizeof(Elf64_Rela); i++) {
+		Elf64_Rela r;
+
+		memcpy(&r, p + i * sizeof(r), sizeof(r));
+		note_rela(sc, cap, &r);
 	}
 }
 
@@ -320,24 +254,23 @@ static int cmp_slot(const void *a, const void *b)
 	return x->got < y->got ? -1 : x->got > y->got;
 }
 
-/* Collect the slots of every relocation section tied to .dynsym
- * (.rela.plt, .rela.dyn, whatever their names), sorted by address. */
+/* Collect the slots of DT_RELA and DT_JMPREL, sorted by address, one per
+ * address (the two tables may overlap). */
 static void load_slots(struct scan *sc)
 {
-	Elf_Data *syms = elf_getdata(sc->dynsym, NULL);
-	GElf_Shdr sh;
-
-	if (!syms || !gelf_getshdr(sc->dynsym, &sh))
-		return;
-	size_t symndx = elf_ndxscn(sc->dynsym);
 	size_t cap = 0;
-	for (size_t i = 0; i < sc->nrela; i++) {
-		GElf_Shdr rsh;
 
-		if (gelf_getshdr(sc->rela[i], &rsh) && rsh.sh_link == symndx)
-			load_rela(sc, sc->rela[i], &cap, syms, sh.sh_link);
-	}
+	load_rela(sc, &cap, sc->dt.rela, sc->dt.relasz);
+	if (sc->dt.pltrel == DT_RELA)
+		load_rela(sc, &cap, sc->dt.jmprel, sc->dt.pltrelsz);
+	if (!sc->nslots)
+		return;
 	qsort(sc->slots, sc->nslots, sizeof(*sc->slots), cmp_slot);
+	size_t n = 1;
+	for (size_t i = 1; i < sc->nslots; i++)
+		if (sc->slots[i].got != sc->slots[n - 1].got)
+			sc->slots[n++] = sc->slots[i];
+	sc->nslots = n;
 }
 
 static int cmp_addr_sym(const void *a, const void *b)
@@ -406,7 +339,8 @@ static void load_syms(struct scan *sc)
 	sc->syms_loaded = true;
 	add_syms(sc, sc->symtab);
 	add_syms(sc, sc->dynsym);
-	qsort(sc->syms, sc->nsyms, sizeof(*sc->syms), cmp_addr_sym);
+	if (sc->nsyms) /* qsort's base must not be NULL, even for 0 */
+		qsort(sc->syms, sc->nsyms, sizeof(*sc->syms), cmp_addr_sym);
 }
 
 /* The best-ranked symbol at ADDR, or NULL. */
@@ -445,17 +379,33 @@ static char *slot_name(struct scan *sc, const struct slot *s)
 	return xstrndup(name, strcspn(name, "@"));
 }
 
-/* plt_stub_fn: keep a stub whose slot is a function's. */
-static void on_stub(void *ctx, uint64_t stub, uint64_t got)
+static struct slot *find_slot(const struct scan *sc, uint64_t got)
+{
+	struct slot key = { .got = got };
+
+	if (!sc->nslots)
+		return NULL;
+	return bsearch(&key, sc->slots, sc->nslots, sizeof(*sc->slots),
+		       cmp_slot);
+}
+
+/* plt_slot_fn: a slot some relocation names. */
+static bool is_slot(void *ctx, uint64_t got)
+{
+	return find_slot(ctx, got) != NULL;
+}
+
+/* plt_found_fn: keep a stub whose slot is a function's. */
+static void on_stub(void *ctx, uint64_t stub, uint64_t got, unsigned len)
 {
 	struct scan *sc = ctx;
-	struct slot key = { .got = got };
-	struct slot *s = bsearch(&key, sc->slots, sc->nslots,
-				 sizeof(*sc->slots), cmp_slot);
+	struct slot *s = find_slot(sc, got);
 
 	if (!s)
-		return; /* PLT0 or a slot we know nothing of */
-	s->stubbed = true;
+		return;
+	/* code built without a PLT may also call through a GLOB_DAT slot:
+	 * elfsites.c looks for those calls, and skips the stubs */
+	s->stubbed = !s->data;
 	if (sc->nout == sc->capout) {
 		sc->capout = sc->capout ? sc->capout * 2 : 64;
 		sc->out = xreallocarray(sc->out, sc->capout, sizeof(*sc->out));
@@ -463,20 +413,24 @@ static void on_stub(void *ctx, uint64_t stub, uint64_t got)
 	struct plt_entry *e = &sc->out[sc->nout++];
 	e->addr = stub;
 	e->got = got;
+	e->len = len;
 	e->name = slot_name(sc, s);
 }
 
+/* Find the stubs in each executable PT_LOAD segment, as mapped. */
 static void scan_code(struct scan *sc)
 {
-	for (size_t i = 0; i < sc->ncode; i++) {
-		GElf_Shdr sh;
+	for (size_t i = 0; i < sc->dt.nload; i++) {
+		const GElf_Phdr *ph = &sc->dt.load[i];
+		const uint8_t *code;
 
-		if (!gelf_getshdr(sc->code[i], &sh))
+		if (!(ph->p_flags & PF_X) || !ph->p_filesz ||
+		    ph->p_filesz > SIZE_MAX)
 			continue;
-		Elf_Data *data = elf_getdata(sc->code[i], NULL);
-		if (data && data->d_buf)
-			plt_arch_scan(data->d_buf, data->d_size, sh.sh_addr,
-				      on_stub, sc);
+		code = elf_dyn_at(&sc->dt, ph->p_vaddr, ph->p_filesz);
+		if (code)
+			plt_arch_find_stubs(code, (size_t)ph->p_filesz,
+					    ph->p_vaddr, is_slot, on_stub, sc);
 	}
 }
 
@@ -524,25 +478,6 @@ static void keep_stubless(struct scan *sc, struct elf_image *img)
 	}
 }
 
-static void scan_image(Elf *elf, struct elf_image *img)
-{
-	struct scan sc = { .elf = elf };
-
-	find_sections(&sc);
-	read_soname(&sc, img);
-	if (sc.dynsym) { /* static binaries have no library calls */
-		load_slots(&sc);
-		scan_code(&sc);
-		finish_entries(&sc, img);
-		keep_stubless(&sc, img);
-	}
-	free(sc.out);
-	free(sc.syms);
-	free(sc.slots);
-	free(sc.code);
-	free(sc.rela);
-}
-
 /* The interpreter named by PT_INTERP PH, copied if it lies within the
  * file and is NUL-terminated there. */
 static void read_interp(Elf *elf, const GElf_Phdr *ph, struct elf_image *img)
@@ -557,11 +492,13 @@ static void read_interp(Elf *elf, const GElf_Phdr *ph, struct elf_image *img)
 		img->interp = xstrdup(s);
 }
 
-/* Note one program header. */
-static void note_segment(Elf *elf, const GElf_Phdr *ph, struct elf_image *img)
+/* Note one program header; keep PT_LOAD's in SC. */
+static void note_segment(struct scan *sc, const GElf_Phdr *ph,
+			 struct elf_image *img)
 {
 	switch (ph->p_type) {
 	case PT_LOAD:
+		elf_dyn_add_load(&sc->dt, ph);
 		if (ph->p_memsz > UINT64_MAX - ph->p_vaddr)
 			return;
 		if (!img->load_hi || ph->p_vaddr < img->load_lo)
@@ -570,23 +507,59 @@ static void note_segment(Elf *elf, const GElf_Phdr *ph, struct elf_image *img)
 			img->load_hi = ph->p_vaddr + ph->p_memsz;
 		break;
 	case PT_INTERP:
-		read_interp(elf, ph, img);
-		break;
-	case PT_DYNAMIC:
-		img->dynamic = ph->p_vaddr;
+		read_interp(sc->elf, ph, img);
 		break;
 	}
 }
 
-static void read_segments(Elf *elf, struct elf_image *img)
+/* Read the program headers into IMG and SC; the PT_DYNAMIC one goes to
+ * *DYN, and the result says whether there is one. */
+static bool read_segments(struct scan *sc, struct elf_image *img,
+			  GElf_Phdr *dyn)
 {
 	size_t n = 0;
-	if (elf_getphdrnum(elf, &n) < 0)
-		return;
+	bool has_dyn = false;
+	if (elf_getphdrnum(sc->elf, &n) < 0)
+		return false;
 	GElf_Phdr ph;
-	for (size_t i = 0; i < n; i++)
-		if (gelf_getphdr(elf, (int)i, &ph))
-			note_segment(elf, &ph, img);
+	for (size_t i = 0; i < n; i++) {
+		if (!gelf_getphdr(sc->elf, (int)i, &ph))
+			continue;
+		note_segment(sc, &ph, img);
+		if (ph.p_type == PT_DYNAMIC && !has_dyn) {
+			img->dynamic = ph.p_vaddr;
+			*dyn = ph;
+			has_dyn = true;
+		}
+	}
+	return has_dyn;
+}
+
+/* Everything from what the loader reads: program headers, the dynamic
+ * section, its relocations and symbols; no section header but to name
+ * IRELATIVE slots. */
+static void scan_image(Elf *elf, struct elf_image *img)
+{
+	struct scan sc = { .elf = elf };
+	GElf_Phdr dyn = { 0 };
+
+	size_t size = 0;
+	const char *raw = elf_rawfile(elf, &size);
+	elf_dyn_init(&sc.dt, (const uint8_t *)raw, raw ? size : 0);
+	/* static binaries have no dynamic section, and no library calls */
+	if (read_segments(&sc, img, &dyn) &&
+	    elf_dyn_read(&sc.dt, dyn.p_vaddr, dyn.p_filesz)) {
+		find_sections(&sc);
+		read_soname(&sc, img);
+		load_slots(&sc);
+		scan_code(&sc);
+		finish_entries(&sc, img);
+		keep_stubless(&sc, img);
+	}
+	free(sc.out);
+	free(sc.syms);
+	free(sc.slots);
+	elf_dyn_destroy(&sc.dt);
 }
 
 /* Read the ELF file open on FD into IMG; the caller closes FD. */
@@ -598,10 +571,8 @@ static int read_fd(int fd, struct elf_image *img, char *errbuf, size_t errlen)
 		return fail(errbuf, errlen, ENOEXEC, "malformed ELF file: %s",
 			    elf_errmsg(-1));
 	int ret = check_header(elf, img, errbuf, errlen);
-	if (ret == 0) {
-		read_segments(elf, img);
+	if (ret == 0)
 		scan_image(elf, img);
-	}
 	elf_end(elf);
 	return ret;
 }

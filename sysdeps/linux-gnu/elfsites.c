@@ -1,8 +1,8 @@
 /* The call sites of code built without a PLT (elfscan.h, elf_sites_read):
- * every executable section that holds no stubs is handed to the
- * architecture's scanner (<arch>/sites.c through plt_arch.h), which
- * reports the instructions that call or jump through one of the
- * image's stub-less function slots.
+ * every executable PT_LOAD segment is handed to the architecture's
+ * scanner (<arch>/sites.c through plt_arch.h), which reports the
+ * instructions that call or jump through one of the image's function
+ * slots; the jumps of the stubs elf.c found are left out of the sweep.
  *
  * Read only when the tracer wants them (a slot of the object is
  * selected), since the sweep is the one costly part of reading an
@@ -28,19 +28,6 @@ struct sweep {
 	struct elf_sites *out;
 	size_t cap;
 };
-
-/* Whether SH is executable code that holds no stubs: stubs jump through
- * GOT slots too, and are found by elf.c from the same table of names. */
-static bool is_site_section(Elf *elf, size_t shstrndx, const GElf_Shdr *sh)
-{
-	if (sh->sh_type != SHT_PROGBITS || !(sh->sh_flags & SHF_EXECINSTR))
-		return false;
-	const char *name = elf_strptr(elf, shstrndx, sh->sh_name);
-	for (const char *const *p = plt_arch_sections; name && *p; p++)
-		if (strcmp(*p, name) == 0)
-			return false;
-	return true;
-}
 
 static int cmp_got(const void *a, const void *b)
 {
@@ -88,7 +75,7 @@ static int cmp_site(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* Sort by address; drop a site reported twice (sections that overlap in
+/* Sort by address; drop a site reported twice (segments that overlap in
  * a crafted file). */
 static void finish(struct elf_sites *s)
 {
@@ -102,21 +89,55 @@ static void finish(struct elf_sites *s)
 	s->n = n;
 }
 
+/* The FILESZ bytes PH maps from the file of SIZE bytes at RAW, or NULL. */
+static const uint8_t *segment_bytes(const char *raw, size_t size,
+				    const GElf_Phdr *ph)
+{
+	if (ph->p_offset > size || ph->p_filesz > size - ph->p_offset)
+		return NULL;
+	return (const uint8_t *)raw + ph->p_offset;
+}
+
+/* Sweep the SIZE bytes of CODE at link-time address ADDR but the stubs'
+ * jumps, piece by piece: a stub jumps through a slot as a tail call
+ * does, and the byte search would make the sweep run up to the last
+ * stub, after all of .text where lld puts the PLT. */
+static void sweep_segment(struct sweep *sw, const uint8_t *code, size_t size,
+			  uint64_t addr)
+{
+	const struct elf_image *img = sw->img;
+	uint64_t at = addr;
+	for (size_t i = 0; i < img->nplt; i++) {
+		const struct plt_entry *e = &img->plt[i];
+		if (e->addr < at || e->addr - addr >= size)
+			continue;
+		plt_arch_scan_sites(code + (at - addr), e->addr - at, at,
+				    is_slot, on_site, sw);
+		at = e->addr + e->len;
+		if (at - addr > size)
+			return;
+	}
+	plt_arch_scan_sites(code + (at - addr), size - (at - addr), at, is_slot,
+			    on_site, sw);
+}
+
+/* Sweep each executable PT_LOAD segment, as the loader maps it: section
+ * headers may lie or be gone. */
 static void sweep_file(Elf *elf, struct sweep *sw)
 {
-	size_t shstrndx = 0;
-	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
+	size_t size = 0;
+	const char *raw = elf_rawfile(elf, &size);
+	size_t n = 0;
+	if (!raw || elf_getphdrnum(elf, &n) < 0)
 		return;
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		if (!gelf_getshdr(scn, &sh) ||
-		    !is_site_section(elf, shstrndx, &sh))
+	GElf_Phdr ph;
+	for (size_t i = 0; i < n; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    !(ph.p_flags & PF_X))
 			continue;
-		Elf_Data *data = elf_getdata(scn, NULL);
-		if (data && data->d_buf)
-			plt_arch_scan_sites(data->d_buf, data->d_size,
-					    sh.sh_addr, is_slot, on_site, sw);
+		const uint8_t *code = segment_bytes(raw, size, &ph);
+		if (code && ph.p_filesz)
+			sweep_segment(sw, code, ph.p_filesz, ph.p_vaddr);
 	}
 	finish(sw->out);
 }

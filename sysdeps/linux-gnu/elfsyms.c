@@ -263,6 +263,8 @@ static int cmp_func(const void *a, const void *b)
  * both hold (same address and name). */
 static void sort_funcs(struct elf_funcs *fs)
 {
+	if (!fs->n)
+		return; /* qsort's base must not be NULL, even for 0 */
 	qsort(fs->v, fs->n, sizeof(*fs->v), cmp_func);
 	size_t n = 0;
 	for (size_t i = 0; i < fs->n; i++)

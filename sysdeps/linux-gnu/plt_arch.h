@@ -13,13 +13,16 @@
 extern const unsigned int plt_arch_machine;
 extern const int plt_arch_class;
 
-/* Names of the sections that hold call stubs, NULL-terminated. */
+/* Names of the sections that hold call stubs, NULL-terminated: for
+ * tools and tests only, since the tracer trusts no section header. */
 extern const char *const plt_arch_sections[];
 
 /* What a dynamic relocation type means for a GOT slot. */
 enum plt_reloc_kind {
 	PLT_RELOC_OTHER,     /* not a function slot: ignored */
-	PLT_RELOC_SYMBOL,    /* JUMP_SLOT, GLOB_DAT: named by its symbol */
+	PLT_RELOC_SYMBOL,    /* JUMP_SLOT: named by its symbol, read by stubs */
+	PLT_RELOC_DATA,	     /* GLOB_DAT: named by its symbol; stubs and
+				code built without a PLT both read it */
 	PLT_RELOC_IRELATIVE, /* resolver at r_addend, no symbol */
 };
 
@@ -36,6 +39,25 @@ typedef void plt_stub_fn(void *ctx, uint64_t stub, uint64_t got);
 void plt_arch_scan(const uint8_t *code, size_t size, uint64_t addr,
 		   plt_stub_fn *fn, void *ctx);
 
+/* Whether GOT is the address of a function's GOT slot that the caller
+ * wants sites for.  It is also asked of byte patterns that turn out
+ * not to be instructions, so it must have no side effect, and should
+ * be cheap (a binary search, say). */
+typedef bool plt_slot_fn(void *ctx, uint64_t got);
+
+/* Called once per stub found by plt_arch_find_stubs: LEN is the length
+ * of its bytes from STUB to the end of its indirect jump. */
+typedef void plt_found_fn(void *ctx, uint64_t stub, uint64_t got, unsigned len);
+
+/* Find the stubs in the SIZE bytes of CODE (an executable segment as
+ * the loader maps it), loaded at link-time address ADDR, with no
+ * section header: every `jmp *GOT(%rip)` whose slot IS_SLOT(CTX, slot)
+ * accepts and whose bytes, with those around it, decode as a stub of
+ * .plt, .plt.sec or .plt.got.  FN is called once per stub, in address
+ * order.  Reads nothing outside CODE; never fails. */
+void plt_arch_find_stubs(const uint8_t *code, size_t size, uint64_t addr,
+			 plt_slot_fn *is_slot, plt_found_fn *fn, void *ctx);
+
 /* A call site that reads a GOT slot itself, with no stub (-fno-plt):
  * on x86_64 `call *GOT(%rip)` or, for a tail call, `jmp *GOT(%rip)`. */
 enum plt_site_kind {
@@ -49,12 +71,6 @@ struct plt_site {
 	unsigned len;  /* its length: a call returns to ADDR + LEN */
 	enum plt_site_kind kind;
 };
-
-/* Whether GOT is the address of a function's GOT slot that the caller
- * wants sites for.  It is also asked of byte patterns that turn out
- * not to be instructions, so it must have no side effect, and should
- * be cheap (a binary search, say). */
-typedef bool plt_slot_fn(void *ctx, uint64_t got);
 
 /* Called once per site found, in increasing address order.  SITE is
  * valid only during the call. */

@@ -329,6 +329,38 @@ static void test_shipped(void)
 	protolib_free(pl);
 }
 
+/* Hostile files (issue 11): sizes that overflow or recurse are
+ * TYPE_SIZE_BAD, and what the tracer cannot hold is replaced, with a
+ * warning at its place, while the prototype stays. */
+static void test_hostile(void)
+{
+	struct protolib *pl = protolib_new();
+	int n;
+	const char *out = load_capture(
+		pl, "h.conf",
+		"typedef S = struct;\n"
+		"typedef S = struct(int, S);\n"
+		"typedef Big = struct(char, array(long, 0x7fffffffffffffff));\n"
+		"int f(Big, Big*, array(char, 1000000000000));\n"
+		"int g(enum(A=0x7fffffffffffffff, B));\n",
+		&n);
+	CHECK(n == 0, "got %d errors: %s", n, out);
+	CHECK(strstr(out, "h.conf:2:19: warning: struct contains itself"));
+	CHECK(strstr(out, "h.conf:4:7: warning:") &&
+	      strstr(out, "h.conf:4:12: warning:") &&
+	      strstr(out, "h.conf:4:18: warning: array longer"));
+	const struct type *s = protolib_lookup_type(pl, "S");
+	CHECK(s && s->nfields == 0 && type_sizeof(s) == 0);
+	CHECK(type_sizeof(protolib_lookup_type(pl, "Big")) == TYPE_SIZE_BAD);
+	const struct prototype *p = protolib_lookup(pl, "f");
+	CHECK(p && p->nparams == 3 && p->params[0]->lens == LENS_HEX &&
+	      p->params[1]->lens == LENS_ADDR &&
+	      p->params[2]->kind == TYPE_ARRAY);
+	p = protolib_lookup(pl, "g");
+	CHECK(p && p->params[0]->enums[1].value == (long)(1UL << 63));
+	protolib_free(pl);
+}
+
 static void pl_missing(void)
 {
 	struct protolib *pl = protolib_new();
@@ -346,6 +378,7 @@ int main(void)
 	test_priority();
 	test_etc();
 	test_shipped();
+	test_hostile();
 	pl_missing();
 	return check_exit();
 }

@@ -15,6 +15,7 @@
 
 #include <elf.h>
 #include <stdbool.h>
+#include <string.h>
 #include <Zydis/Zydis.h>
 
 const unsigned int plt_arch_machine = EM_X86_64;
@@ -28,8 +29,9 @@ enum plt_reloc_kind plt_arch_reloc_kind(uint32_t type)
 {
 	switch (type) {
 	case R_X86_64_JUMP_SLOT:
-	case R_X86_64_GLOB_DAT:
 		return PLT_RELOC_SYMBOL;
+	case R_X86_64_GLOB_DAT:
+		return PLT_RELOC_DATA;
 	case R_X86_64_IRELATIVE:
 		return PLT_RELOC_IRELATIVE;
 	default:
@@ -49,8 +51,9 @@ static bool got_jump(const ZydisDecoder *dec, const ZydisDecoderContext *ctx,
 		     uint64_t *got)
 {
 	if (insn->mnemonic != ZYDIS_MNEMONIC_JMP ||
+	    insn->meta.branch_type != ZYDIS_BRANCH_TYPE_NEAR ||
 	    insn->operand_count_visible != 1)
-		return false;
+		return false; /* a far `ljmp *m(%rip)` is no stub */
 	ZydisDecodedOperand op[ZYDIS_MAX_OPERAND_COUNT];
 	if (ZYAN_FAILED(ZydisDecoderDecodeOperands(dec, ctx, insn, op, 1)))
 		return false;
@@ -123,5 +126,87 @@ void plt_arch_scan(const uint8_t *code, size_t size, uint64_t addr,
 		}
 		step(&st, &dec, &zctx, &insn, addr + off, fn, ctx);
 		off += insn.length;
+	}
+}
+
+static const uint8_t endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
+
+/* What may follow a stub's jump: the lazy entry's push, or padding. */
+static bool stub_tail(const ZydisDecoder *dec, const uint8_t *code, size_t size)
+{
+	ZydisDecoderContext zctx;
+	ZydisDecodedInstruction insn;
+
+	if (!size)
+		return true;
+	if (ZYAN_FAILED(ZydisDecoderDecodeInstruction(dec, &zctx, code, size,
+						      &insn)))
+		return false;
+	return insn.mnemonic == ZYDIS_MNEMONIC_PUSH || is_padding(&insn);
+}
+
+/* Whether the bytes [START, END) of CODE decode as endbr64s, then one near
+ * `jmp *GOT(%rip)` that ends at END; its slot goes to *GOT. */
+static bool stub_body(const ZydisDecoder *dec, const uint8_t *code,
+		      size_t start, size_t end, uint64_t addr, uint64_t *got)
+{
+	size_t off = start;
+	while (off < end) {
+		ZydisDecoderContext zctx;
+		ZydisDecodedInstruction insn;
+
+		if (ZYAN_FAILED(ZydisDecoderDecodeInstruction(
+			    dec, &zctx, code + off, end - off, &insn)))
+			return false;
+		if (insn.mnemonic == ZYDIS_MNEMONIC_ENDBR64) {
+			off += insn.length;
+			continue;
+		}
+		return off + insn.length == end &&
+		       got_jump(dec, &zctx, &insn, addr + off, got);
+	}
+	return false;
+}
+
+/* The stub whose `ff 25` opcode is at OFF, if its slot is one IS_SLOT
+ * wants: its start (before a bnd prefix and an endbr64) must be 8-byte
+ * aligned, as GNU ld, gold and lld lay out .plt, .plt.sec and .plt.got,
+ * and what follows must be a push or padding. */
+static void try_stub(const ZydisDecoder *dec, const uint8_t *code, size_t size,
+		     uint64_t addr, size_t off, plt_slot_fn *is_slot,
+		     plt_found_fn *fn, void *ctx)
+{
+	int32_t disp;
+	memcpy(&disp, code + off + 2, sizeof(disp));
+	uint64_t got = addr + off + 6 + (uint64_t)(int64_t)disp;
+	if (!is_slot(ctx, got))
+		return;
+	size_t start = off;
+	if (start >= 1 && code[start - 1] == 0xf2)
+		start--; /* bnd */
+	if (start >= 4 && !memcmp(code + start - 4, endbr64, 4))
+		start -= 4;
+	uint64_t decoded;
+	if ((addr + start) % 8 ||
+	    !stub_body(dec, code, start, off + 6, addr, &decoded) ||
+	    decoded != got || !stub_tail(dec, code + off + 6, size - off - 6))
+		return;
+	fn(ctx, addr + start, got, (unsigned)(off + 6 - start));
+}
+
+void plt_arch_find_stubs(const uint8_t *code, size_t size, uint64_t addr,
+			 plt_slot_fn *is_slot, plt_found_fn *fn, void *ctx)
+{
+	ZydisDecoder dec;
+	ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64,
+			 ZYDIS_STACK_WIDTH_64);
+	const uint8_t *p = code;
+	while (size >= 6 && (size_t)(p - code) <= size - 6) {
+		p = memmem(p, size - 4 - (size_t)(p - code), "\xff\x25", 2);
+		if (!p)
+			break;
+		try_stub(&dec, code, size, addr, (size_t)(p - code), is_slot,
+			 fn, ctx);
+		p++;
 	}
 }
