@@ -530,6 +530,24 @@ static pid_t wait_any(struct tracee_event *ev)
 	return tid > 0 ? tid : -1;
 }
 
+static void pick_wake(struct task *t, void *data)
+{
+	(void)data;
+	if (!wake_tid && t->proc && !t->orphan)
+		wake_tid = t->tid;
+}
+
+/* When the task the handler would interrupt has ended, any other known
+ * task will do (not an orphan: it is stopped already, and an interrupt
+ * would give no report). */
+static void after_end(pid_t tid, const struct tracee_event *ev)
+{
+	if (tid != wake_tid || !tracee_ended(ev))
+		return;
+	wake_tid = 0;
+	task_foreach(pick_wake, NULL);
+}
+
 int backend_run(void)
 {
 	catch_term_signals();
@@ -544,6 +562,7 @@ int backend_run(void)
 		output_clock();
 		warm_tick();
 		dispatch(tid, &ev);
+		after_end(tid, &ev);
 	}
 	warm_stop();
 	if (stop_sig)
