@@ -35,6 +35,7 @@
 #include "options.h"
 #include "output.h"
 #include "proc.h"
+#include "procfs.h"
 #include "protoset.h"
 #include "retbp.h"
 #include "rtld.h"
@@ -347,13 +348,64 @@ static void leave_scratch(struct task *t)
 			return;
 }
 
+/* Whether T's process has a handler for SIG (SigCgt; when /proc cannot
+ * say, it may). */
+static bool caught(struct task *t, int sig)
+{
+	long mask = procfs_status_field(t->tid, "SigCgt", 16);
+	return (unsigned long)mask & (1UL << (sig - 1));
+}
+
+/* A job-control stop signal that will stop the program (no handler).
+ * Between its signal-delivery stop and its delivery the kernel forgets
+ * it if a SIGCONT comes (kernel/signal.c: SIGCONT clears
+ * JOBCTL_STOP_DEQUEUED, which do_signal_stop asks for); but every
+ * signal stop re-arms that mark (ptrace_signal), so a step of ours in
+ * between would make it stop the program after all, for good: its
+ * SIGCONT is spent.  No step then (no handler frame will save the IP),
+ * and a stop signal held across a step of ours (tracee_step_trap) is
+ * dropped if a SIGCONT is pending, as the SIGCONT would have cancelled
+ * it untraced. */
+static bool default_stop(struct task *t, int sig)
+{
+	if (sig == SIGSTOP)
+		return true;
+	return (sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) &&
+	       !caught(t, sig);
+}
+
+static bool cont_pending(struct task *t)
+{
+	unsigned long bit = 1UL << (SIGCONT - 1);
+	long thread = procfs_status_field(t->tid, "SigPnd", 16);
+	long shared = procfs_status_field(t->tid, "ShdPnd", 16);
+	return thread != -1 && shared != -1 &&
+	       (((unsigned long)thread | (unsigned long)shared) & bit);
+}
+
 static void on_signal(struct task *t, int sig)
 {
-	leave_scratch(t);
+	bool stop = default_stop(t, sig);
+	if (!stop)
+		leave_scratch(t);
 	note_ip(t);
 	if (task_prints(t) && !opts->no_signals)
 		output_signal(t->proc->pid, t->tid, sig);
 	tracee_resume(t, sig);
+}
+
+/* A signal kept while T was stepped: as on_signal, but a stop signal
+ * that a SIGCONT has overtaken meanwhile is not delivered. */
+static void kept_signal(struct task *t, int sig)
+{
+	if (default_stop(t, sig) && cont_pending(t)) {
+		note_ip(t);
+		if (task_prints(t) && !opts->no_signals)
+			output_signal(t->proc->pid, t->tid, sig);
+		tracee_resume(t, 0);
+		return;
+	}
+	on_signal(t, sig);
 }
 
 /* After one of our breakpoints: a signal kept for T while it was
@@ -363,7 +415,7 @@ static void after_trap(struct task *t)
 {
 	int sig = tracee_take_pending_signal(t);
 	if (sig)
-		on_signal(t, sig);
+		kept_signal(t, sig);
 	else
 		tracee_resume(t, 0);
 }
