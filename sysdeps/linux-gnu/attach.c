@@ -381,18 +381,33 @@ static void note_report(pid_t tid, const struct tracee_event *ev)
 	}
 }
 
+/* A task /proc shows in a ptrace-stop may have a report not yet
+ * consumed: one that came after collect_stops' last waitpid (a
+ * signal-delivery stop of the SIGINT the whole group got, say).  Its
+ * report is consumed first, or the detach would drop that signal.  The
+ * kernel sets the state and the report's code under one lock, so a
+ * waitpid after /proc said 't' sees the report if there is one. */
 static void check_stopped(struct task *t, void *data)
 {
 	int *left = data;
-	if (!t->stopped && procfs_state(t->tid) == 't')
+	if (!t->stopped && procfs_state(t->tid) == 't') {
+		struct tracee_event ev;
+		pid_t tid = t->tid;
+		if (tracee_wait(tid, WNOHANG, &ev) == tid) {
+			note_report(tid, &ev); /* may drop T */
+			(*left)++;	       /* another pass looks again */
+			return;
+		}
 		t->stopped = true;
+	}
 	if (!t->stopped)
 		(*left)++;
 }
 
 /* Consume stop reports until every task is known to be stopped.  A
- * report may have been consumed by the interrupted event loop, so
- * /proc/TID/stat is checked too. */
+ * task stopped before the detach began (the one the loop was handling
+ * when the tracer died, a new clone waiting for its parent's report)
+ * gives no new report, so /proc/TID/stat is checked too. */
 static void collect_stops(void)
 {
 	for (int tries = 0; tries < 2000; tries++) {

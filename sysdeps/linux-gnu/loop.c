@@ -11,7 +11,7 @@
  * displaced copy of its call), CONT; so does a function's entry (-x),
  * its first instruction run displaced.  With -S only, syscall-stops too:
  * two per system call (syscalls.c). */
-#include <setjmp.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,9 +35,11 @@
 #include "options.h"
 #include "output.h"
 #include "proc.h"
+#include "procfs.h"
 #include "protoset.h"
 #include "retbp.h"
 #include "rtld.h"
+#include "scratch.h"
 #include "syscalls.h"
 #include "tracee.h"
 #include "unwind.h"
@@ -351,12 +353,92 @@ static void note_ip(struct task *t)
 		output_set_ip(arch_ip(&regs));
 }
 
+/* Step T out of a displaced copy in scratch memory, back into its own
+ * code, before a signal is delivered to it: the signal frame saves the
+ * IP, and a handler returning into scratch after the tracer has gone
+ * (and unmapped it) would crash.  One GETREGS per signal; a step or two
+ * when the signal came in the middle of a displaced instruction. */
+static void leave_scratch(struct task *t)
+{
+	struct process *p = process_mem(t->proc);
+	struct arch_regs r;
+	if (tracee_get_regs(t->tid, &r))
+		return;
+	for (int i = 0; i < 64 && scratch_contains(p, arch_ip(&r)); i++)
+		if (tracee_step_trap(t) || tracee_get_regs(t->tid, &r))
+			return;
+}
+
+/* Whether T's process has a handler for SIG (SigCgt; when /proc cannot
+ * say, it may). */
+static bool caught(struct task *t, int sig)
+{
+	long mask = procfs_status_field(t->tid, "SigCgt", 16);
+	return (unsigned long)mask & (1UL << (sig - 1));
+}
+
+/* A job-control stop signal that will stop the program (no handler).
+ * Between its signal-delivery stop and its delivery the kernel forgets
+ * it if a SIGCONT comes (kernel/signal.c: SIGCONT clears
+ * JOBCTL_STOP_DEQUEUED, which do_signal_stop asks for); but every
+ * signal stop re-arms that mark (ptrace_signal), so a step of ours in
+ * between would make it stop the program after all, for good: its
+ * SIGCONT is spent.  No step then (no handler frame will save the IP),
+ * and a stop signal held across a step of ours (tracee_step_trap) is
+ * dropped if a SIGCONT is pending, as the SIGCONT would have cancelled
+ * it untraced. */
+static bool default_stop(struct task *t, int sig)
+{
+	if (sig == SIGSTOP)
+		return true;
+	return (sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) &&
+	       !caught(t, sig);
+}
+
+static bool cont_pending(struct task *t)
+{
+	unsigned long bit = 1UL << (SIGCONT - 1);
+	long thread = procfs_status_field(t->tid, "SigPnd", 16);
+	long shared = procfs_status_field(t->tid, "ShdPnd", 16);
+	return thread != -1 && shared != -1 &&
+	       (((unsigned long)thread | (unsigned long)shared) & bit);
+}
+
 static void on_signal(struct task *t, int sig)
 {
+	bool stop = default_stop(t, sig);
+	if (!stop)
+		leave_scratch(t);
 	note_ip(t);
 	if (task_prints(t) && !opts->no_signals)
 		output_signal(t->proc->pid, t->tid, sig);
 	tracee_resume(t, sig);
+}
+
+/* A signal kept while T was stepped: as on_signal, but a stop signal
+ * that a SIGCONT has overtaken meanwhile is not delivered. */
+static void kept_signal(struct task *t, int sig)
+{
+	if (default_stop(t, sig) && cont_pending(t)) {
+		note_ip(t);
+		if (task_prints(t) && !opts->no_signals)
+			output_signal(t->proc->pid, t->tid, sig);
+		tracee_resume(t, 0);
+		return;
+	}
+	on_signal(t, sig);
+}
+
+/* After one of our breakpoints: a signal kept for T while it was
+ * handled (one that came during a step, or the SIGTRAP of the program's
+ * own int3 under ours) is shown and delivered as any other. */
+static void after_trap(struct task *t)
+{
+	int sig = tracee_take_pending_signal(t);
+	if (sig)
+		kept_signal(t, sig);
+	else
+		tracee_resume(t, 0);
 }
 
 static void on_exit_status(struct task *t, const struct tracee_event *ev)
@@ -384,7 +466,7 @@ static void on_stop(struct task *t, const struct tracee_event *ev)
 	switch (ev->kind) {
 	case TRACEE_SIGNAL:
 		if (ev->sig == SIGTRAP && on_trap(t))
-			tracee_resume(t, 0);
+			after_trap(t);
 		else
 			on_signal(t, ev->sig);
 		break;
@@ -474,20 +556,26 @@ void backend_init(const struct options *o, struct protoset *ps)
 
 /* ---- the loop, and the termination signals ---- */
 
-/* The termination signals make the tracer detach cleanly.  The handler
- * jumps out of a blocked waitpid (it runs in the main thread: the warm
- * thread blocks every signal); a report waitpid consumed just before the
- * jump is recovered by attach_detach_all from /proc. */
-static sigjmp_buf wait_env;
+/* The termination signals make the tracer detach cleanly.  Their
+ * handler only notes the signal: waitpid, never restarted (no
+ * SA_RESTART), returns EINTR and the loop ends.  It never jumps out of
+ * the wait, since a report waitpid had just consumed would be lost with
+ * it: a signal-delivery stop of the very signal that the whole process
+ * group got (Ctrl-C) would then be dropped, and the program would never
+ * see its SIGINT.  A signal that comes between the loop's test of
+ * stop_sig and its waitpid interrupts the last task that stopped
+ * (PTRACE_INTERRUPT): its stop ends the wait. */
 static volatile sig_atomic_t in_wait, stop_sig;
+static volatile pid_t wake_tid;
 
 static void on_term_signal(int sig)
 {
+	int saved = errno;
 	stop_sig = sig;
-	if (in_wait) {
-		in_wait = 0;
-		siglongjmp(wait_env, 1);
-	}
+	/* ESRCH (it ended: its report ends the wait) is not reported. */
+	if (in_wait && wake_tid > 0)
+		(void)tracee_interrupt(wake_tid);
+	errno = saved;
 }
 
 static void catch_term_signals(void)
@@ -505,19 +593,38 @@ static void catch_term_signals(void)
  * left. */
 static pid_t wait_any(struct tracee_event *ev)
 {
-	pid_t tid = -1;
-	if (sigsetjmp(wait_env, 0) == 0) {
-		in_wait = 1;
-		if (!stop_sig)
-			tid = tracee_wait(-1, 0, ev);
-		in_wait = 0;
-	}
-	return tid;
+	pid_t tid = -EINTR;
+	in_wait = 1;
+	while (tid == -EINTR && !stop_sig)
+		tid = tracee_wait_intr(ev);
+	in_wait = 0;
+	if (tid > 0 && !tracee_ended(ev))
+		wake_tid = tid;
+	return tid > 0 ? tid : -1;
+}
+
+static void pick_wake(struct task *t, void *data)
+{
+	(void)data;
+	if (!wake_tid && t->proc && !t->orphan)
+		wake_tid = t->tid;
+}
+
+/* When the task the handler would interrupt has ended, any other known
+ * task will do (not an orphan: it is stopped already, and an interrupt
+ * would give no report). */
+static void after_end(pid_t tid, const struct tracee_event *ev)
+{
+	if (tid != wake_tid || !tracee_ended(ev))
+		return;
+	wake_tid = 0;
+	task_foreach(pick_wake, NULL);
 }
 
 int backend_run(void)
 {
 	catch_term_signals();
+	wake_tid = attach_launched_pid();
 	warm_start();
 	while (task_count() > 0 && !stop_sig) {
 		output_sync();
@@ -528,6 +635,7 @@ int backend_run(void)
 		output_clock();
 		warm_tick();
 		dispatch(tid, &ev);
+		after_end(tid, &ev);
 	}
 	warm_stop();
 	if (stop_sig)

@@ -1,5 +1,6 @@
 #include "retbp.h"
 
+#include <signal.h>
 #include <string.h>
 
 #include "arch.h"
@@ -96,10 +97,27 @@ void retbp_recheck(struct task *t, struct memsrc *m,
 
 /* Memory writes here fail only when the process is gone, which the event
  * loop learns from waitpid: their results are not checked. */
+/* The program's own int3 under one of ours (a call that returns onto
+ * it): stepping it would raise a SIGTRAP that the step's wait takes for
+ * its own, and the program's handler would never run.  Do what it does
+ * untraced instead: the IP just past it, and the SIGTRAP of this very
+ * trap (the stop's siginfo, SI_KERNEL) delivered at the resume. */
+static void own_trap(struct task *t, struct breakpoint *b,
+		     struct arch_regs *regs)
+{
+	arch_set_ip(regs, b->addr + ARCH_DECR_PC_AFTER_BREAK);
+	if (tracee_set_regs(t->tid, regs) == 0)
+		tracee_set_pending_signal(t, SIGTRAP);
+}
+
 void retbp_step_in_place(struct task *t, struct breakpoint *b,
 			 struct arch_regs *regs)
 {
 	struct process *p = process_mem(t->proc);
+	if (b->orig == ARCH_BREAKPOINT) {
+		own_trap(t, b, regs);
+		return;
+	}
 	singlesteps++;
 	(void)mem_write(p->memfd, b->addr, &b->orig, 1);
 	arch_set_ip(regs, b->addr);

@@ -208,6 +208,14 @@ pid_t tracee_wait(pid_t tid, int flags, struct tracee_event *ev)
 	return r < 0 ? -errno : r;
 }
 
+pid_t tracee_wait_intr(struct tracee_event *ev)
+{
+	int st = 0;
+	pid_t r = waitpid(-1, &st, __WALL);
+	*ev = tracee_decode(r > 0 ? st : 0);
+	return r < 0 ? -errno : r;
+}
+
 /* Wait for T's SIGTRAP; after any other stop, resume it as it was: by
  * PTRACE_SINGLESTEP when STEP (a continue would run it past the step,
  * into code whose breakpoint traps would then go unhandled), else by

@@ -62,6 +62,9 @@ static inline bool tracee_ended(const struct tracee_event *ev)
  * reported, 0 if WNOHANG found none, or -errno (-ECHILD: none left); *EV
  * means something only when a tid is returned. */
 pid_t tracee_wait(pid_t tid, int flags, struct tracee_event *ev);
+/* waitpid(-1, __WALL) once, as tracee_wait, but a signal handler that
+ * runs during it makes it return -EINTR, with no report consumed. */
+pid_t tracee_wait_intr(struct tracee_event *ev);
 /* Seize TID with our options (plus PTRACE_O_EXITKILL if EXITKILL).
  * Returns 0 or -errno and reports nothing: the caller explains. */
 int tracee_seize(pid_t tid, bool exitkill);

@@ -1,0 +1,58 @@
+/* SIGTRAP in forked children, traced with -f: one with a handler runs
+ * an int3 right after a traced call (under the tracer's return
+ * breakpoint), one elsewhere, and raises SIGTRAP, and its handler runs
+ * each time; one at SIGTRAP's default dies of its int3, as untraced.
+ * The parent waits for each child before it goes on, so the trace's
+ * order is fixed. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static volatile int n;
+
+static void on_trap(int sig)
+{
+	(void)sig;
+	n++;
+}
+
+static void handled(void)
+{
+	signal(SIGTRAP, on_trap);
+	puts("child 1");
+	__asm__ volatile("int3");
+	n += 10;
+	__asm__ volatile("int3");
+	raise(SIGTRAP);
+	printf("child 1 handled %d\n", n);
+	exit(n);
+}
+
+static void dies(void)
+{
+	puts("child 2");
+	__asm__ volatile("int3");
+	puts("not reached");
+	exit(0);
+}
+
+static int run(void (*child)(void))
+{
+	int st = 0;
+	pid_t c = fork();
+	if (c == 0)
+		child();
+	waitpid(c, &st, 0);
+	return st;
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	int a = run(handled);
+	int b = run(dies);
+	printf("exited %d, killed by %d\n", WEXITSTATUS(a), WTERMSIG(b));
+	return 0;
+}
