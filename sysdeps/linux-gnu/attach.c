@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -359,6 +360,30 @@ static void note_new(pid_t tid)
 		tracee_detach(tid, 0);
 }
 
+/* A signal T stopped with during the detach, or kept for it: the first
+ * goes with the detach, any other is sent again after it. */
+static void keep_signal(struct task *t, int sig)
+{
+	if (!t->detach_sig)
+		t->detach_sig = sig;
+	else
+		tracee_set_pending_signal(t, sig);
+}
+
+/* Whether T's SIGTRAP stop is one of our int3s: an int3's trap
+ * (SI_KERNEL) just past one of our breakpoints.  Anything else (the
+ * program's own int3, raise, a kill) is the program's. */
+static bool our_trap_stop(struct task *t)
+{
+	struct arch_regs r;
+	if (!t->proc || !tracee_trapped(t->tid) || tracee_get_regs(t->tid, &r))
+		return false;
+	uint64_t at = arch_ip(&r) - ARCH_DECR_PC_AFTER_BREAK;
+	const struct breakpoint *b =
+		bpt_lookup(&process_mem(t->proc)->bpts, at);
+	return b && b->inserted;
+}
+
 static void note_report(pid_t tid, const struct tracee_event *ev)
 {
 	struct task *t = task_lookup(tid);
@@ -375,9 +400,9 @@ static void note_report(pid_t tid, const struct tracee_event *ev)
 	if (ev->kind == TRACEE_EXEC) {
 		/* A new image: nothing of ours is left in it. */
 		process_reset_image(t->proc);
-	} else if (ev->kind == TRACEE_SIGNAL && ev->sig != SIGTRAP &&
-		   !t->detach_sig) {
-		t->detach_sig = ev->sig;
+	} else if (ev->kind == TRACEE_SIGNAL &&
+		   (ev->sig != SIGTRAP || !our_trap_stop(t))) {
+		keep_signal(t, ev->sig);
 	}
 }
 
@@ -426,35 +451,50 @@ static void collect_stops(void)
 	}
 }
 
-/* True when TID has SIGTRAP pending (SigPnd of /proc/TID/status). */
+/* True when TID has SIGTRAP pending (SigPnd of /proc/TID/status) and
+ * not blocked: then a resume takes it at once (an int3's trap, forced,
+ * is never blocked). */
 static bool trap_pending(pid_t tid)
 {
-	unsigned long mask = procfs_status_field(tid, "SigPnd", 16);
-	return mask != (unsigned long)-1 && (mask & (1UL << (SIGTRAP - 1)));
+	unsigned long bit = 1UL << (SIGTRAP - 1);
+	unsigned long pnd = procfs_status_field(tid, "SigPnd", 16);
+	unsigned long blk = procfs_status_field(tid, "SigBlk", 16);
+	return pnd != (unsigned long)-1 && blk != (unsigned long)-1 &&
+	       (pnd & bit) && !(blk & bit);
 }
 
-/* A thread interrupted right after it executed one of our int3s still has
- * the trap's SIGTRAP queued: once detached it would die of it.  Let it
- * reach the signal-delivery stop (before any instruction runs) and leave
- * it there: the detach discards the signal. */
-static void drop_pending_trap(struct task *t)
+/* A thread interrupted right after it executed an int3 still has the
+ * trap's SIGTRAP queued.  Let it reach the signal-delivery stop (pending
+ * signals are taken before any instruction runs), keeping any other
+ * signal taken on the way.  Returns whether that SIGTRAP is an int3's
+ * (SI_KERNEL), which the detach discards; the program's own (kill,
+ * tgkill: SI_USER, SI_TKILL) is kept for it. */
+static bool take_pending_trap(struct task *t)
 {
-	if (!trap_pending(t->tid) || tracee_cont(t->tid, 0))
-		return;
-	struct tracee_event ev;
-	if (tracee_wait(t->tid, 0, &ev) == t->tid && ev.kind == TRACEE_SIGNAL &&
-	    ev.sig != SIGTRAP && !t->detach_sig)
-		t->detach_sig = ev.sig;
+	for (int i = 0; i < 8 && trap_pending(t->tid); i++) {
+		struct tracee_event ev;
+		if (tracee_cont(t->tid, 0) ||
+		    tracee_wait(t->tid, 0, &ev) != t->tid || tracee_ended(&ev))
+			return false;
+		if (ev.kind != TRACEE_SIGNAL)
+			continue;
+		if (ev.sig == SIGTRAP && tracee_trapped(t->tid))
+			return true;
+		keep_signal(t, ev.sig);
+	}
+	return false;
 }
 
 /* Whether T, stopped with its IP just past B, got there by executing
- * B's int3.  A one-byte instruction under B, run displaced (or stepped),
- * comes back to the same IP, and must not run again: then only the
- * trap's SIGTRAP, being delivered or still pending, tells. */
-static bool trapped_at(const struct task *t, const struct breakpoint *b)
+ * B's int3: its trap's SIGTRAP is being delivered, or is still pending
+ * (then taken here).  A one-byte instruction under B, run displaced (or
+ * stepped), comes back to the same IP and must not run again: only
+ * that SIGTRAP tells, never a SIGTRAP someone sent (a kill: kept). */
+static bool trapped_at(struct task *t, const struct breakpoint *b)
 {
-	return b->plan.insn_len != 1 || tracee_trapped(t->tid) ||
-	       trap_pending(t->tid);
+	if (tracee_trapped(t->tid))
+		return true;
+	return take_pending_trap(t) || b->plan.insn_len != 1;
 }
 
 /* Leave the task at a valid instruction of its own code: back onto the
@@ -473,7 +513,6 @@ static void rewind_one(struct task *t, void *data)
 		arch_set_ip(&r, at);
 		if (tracee_set_regs(t->tid, &r))
 			return;
-		drop_pending_trap(t);
 	}
 	for (int i = 0; i < 64 && scratch_contains(p, arch_ip(&r)); i++) {
 		if (tracee_step_trap(t) || tracee_get_regs(t->tid, &r))
@@ -512,11 +551,17 @@ static void restore_process(struct process *p)
 	(void)tracee_set_regs(f.found->tid, &r);
 }
 
+/* Detach T with the signal it stopped with; a signal kept besides goes
+ * to the thread again, now untraced (tgkill: the program's handler sees
+ * SI_TKILL where it would have seen the original sender). */
 static void detach_one(struct task *t, void *data)
 {
 	(void)data;
 	int sig = t->detach_sig ? t->detach_sig : tracee_take_pending_signal(t);
 	tracee_detach(t->tid, sig);
+	pid_t tgid = t->proc ? t->proc->pid : t->tid;
+	while ((sig = tracee_take_pending_signal(t)))
+		(void)syscall(SYS_tgkill, tgid, t->tid, sig); /* ESRCH: gone */
 	task_drop(t);
 }
 

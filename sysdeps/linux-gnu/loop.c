@@ -308,7 +308,11 @@ static void on_site(struct task *t, struct breakpoint *b, struct stop *s)
 	retbp_run_displaced(t, b, &s->regs);
 }
 
-/* A SIGTRAP stop: ours if the IP is just past one of our int3s. */
+/* A SIGTRAP stop: ours if the IP is just past one of our int3s.  Past
+ * a breakpoint whose displaced instruction is one byte long, the IP is
+ * also where the copy came back to: then only siginfo tells an int3's
+ * trap (SI_KERNEL) from a SIGTRAP sent by kill, raise or tgkill, which
+ * is the program's (one GETSIGINFO, at those breakpoints only). */
 static bool on_trap(struct task *t)
 {
 	struct stop s;
@@ -318,6 +322,8 @@ static bool on_trap(struct task *t)
 	uint64_t at = arch_ip(&s.regs) - ARCH_DECR_PC_AFTER_BREAK;
 	struct breakpoint *b = bpt_lookup(&process_mem(t->proc)->bpts, at);
 	if (!b || !b->inserted)
+		return false;
+	if (b->plan.insn_len == 1 && !tracee_trapped(t->tid))
 		return false;
 	arch_set_ip(&s.regs, at);
 	switch (b->kind) {

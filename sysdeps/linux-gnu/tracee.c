@@ -216,6 +216,15 @@ pid_t tracee_wait_intr(struct tracee_event *ev)
 	return r < 0 ? -errno : r;
 }
 
+/* Whether TID's SIGTRAP stop is one a process sent (kill, tgkill,
+ * sigqueue: si_code <= 0), not a trap of the CPU (a step, an int3). */
+static bool sent_trap(pid_t tid)
+{
+	siginfo_t si;
+	return ptrace(PTRACE_GETSIGINFO, tid, NULL, &si) != -1 &&
+	       si.si_code <= 0;
+}
+
 /* Wait for T's SIGTRAP; after any other stop, resume it as it was: by
  * PTRACE_SINGLESTEP when STEP (a continue would run it past the step,
  * into code whose breakpoint traps would then go unhandled), else by
@@ -226,7 +235,10 @@ static int wait_trap(struct task *t, bool step)
 		struct tracee_event ev;
 		if (tracee_wait(t->tid, 0, &ev) < 0 || tracee_ended(&ev))
 			return -ESRCH;
-		if (ev.kind == TRACEE_SIGNAL && ev.sig == SIGTRAP)
+		/* A SIGTRAP someone sent is the program's: kept, as any
+		 * other signal, not taken for the trap waited for. */
+		if (ev.kind == TRACEE_SIGNAL && ev.sig == SIGTRAP &&
+		    !sent_trap(t->tid))
 			return 0;
 		if (ev.kind == TRACEE_SIGNAL)
 			tracee_set_pending_signal(t, ev.sig);
