@@ -225,6 +225,39 @@ static bool sent_trap(pid_t tid)
 	       si.si_code <= 0;
 }
 
+/* ---- our own traps and the program's SIGTRAP handler ---- */
+
+/* A trap of the CPU (an int3, a step) in a thread that blocks SIGTRAP
+ * makes the kernel reset the program's SIGTRAP handler to SIG_DFL
+ * (force_sig_info_to_task, kernel/signal.c), even under ptrace: its next
+ * SIGTRAP, a raise() say, would then kill it.  The traps we cause on
+ * purpose (steps, the int3 after an injected system call: at attach,
+ * detach, mapping scratch) are taken with SIGTRAP unblocked, the mask
+ * put back after.  One PTRACE_GETSIGMASK per such trap; none per call. */
+struct trapmask {
+	uint64_t saved;
+	bool changed;
+};
+
+static void trap_unblock(pid_t tid, struct trapmask *m)
+{
+	const uint64_t bit = 1ULL << (SIGTRAP - 1);
+	m->changed = false;
+	if (ptrace(PTRACE_GETSIGMASK, tid, sizeof(m->saved), &m->saved) == -1 ||
+	    !(m->saved & bit))
+		return;
+	uint64_t mask = m->saved & ~bit;
+	m->changed = ptrace(PTRACE_SETSIGMASK, tid, sizeof(mask), &mask) == 0;
+}
+
+/* Put the mask back; if the task is gone it does not matter. */
+static void trap_reblock(pid_t tid, const struct trapmask *m)
+{
+	if (m->changed)
+		(void)ptrace(PTRACE_SETSIGMASK, tid, sizeof(m->saved),
+			     &m->saved);
+}
+
 /* Wait for T's SIGTRAP; after any other stop, resume it as it was: by
  * PTRACE_SINGLESTEP when STEP (a continue would run it past the step,
  * into code whose breakpoint traps would then go unhandled), else by
@@ -255,8 +288,13 @@ int tracee_wait_trap(struct task *t)
 
 int tracee_step_trap(struct task *t)
 {
+	struct trapmask m;
+	trap_unblock(t->tid, &m);
 	int rc = tracee_step(t->tid);
-	return rc ? rc : wait_trap(t, true);
+	if (!rc)
+		rc = wait_trap(t, true);
+	trap_reblock(t->tid, &m);
+	return rc;
 }
 
 /* ---- pending signals ---- */
@@ -305,7 +343,7 @@ int tracee_open_memfd(pid_t pid)
 /* Resume T until it traps with its IP at WANT (just past our int3).  A
  * SIGTRAP that was already pending (an int3 of ours it hit just before it
  * was stopped) is consumed on the way.  Leaves the registers in *R. */
-static int run_to_trap(struct task *t, uint64_t want, struct arch_regs *r)
+static int run_to(struct task *t, uint64_t want, struct arch_regs *r)
 {
 	for (int tries = 0; tries < 4; tries++) {
 		int rc = tracee_cont(t->tid, 0);
@@ -319,6 +357,16 @@ static int run_to_trap(struct task *t, uint64_t want, struct arch_regs *r)
 			return 0;
 	}
 	return -EIO;
+}
+
+/* run_to, its trap taken with SIGTRAP unblocked (trap_unblock). */
+static int run_to_trap(struct task *t, uint64_t want, struct arch_regs *r)
+{
+	struct trapmask m;
+	trap_unblock(t->tid, &m);
+	int rc = run_to(t, want, r);
+	trap_reblock(t->tid, &m);
+	return rc;
 }
 
 /* Before there is scratch memory (right after exec, with one thread),
