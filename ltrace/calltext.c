@@ -266,18 +266,23 @@ void calltext_return(struct calltext *ct, struct callsite *cs,
 	calltext_return_split(ct, cs, more, ret, NULL, 0);
 }
 
-void calltext_return_split(struct calltext *ct, struct callsite *cs,
-			   struct strbuf *more, struct strbuf *ret,
-			   struct arg_spans *spans, size_t base)
+/* Fetch the return value of CT's prototype into ct->ret (zeros for void). */
+static void fetch_ret(struct calltext *ct, struct callsite *cs)
 {
 	const struct type *t = ct->p->ret;
-
 	ct->ret = xmalloc(fetch_bufsize(t));
 	if (t->kind == TYPE_VOID)
 		memset(ct->ret, 0, fetch_bufsize(t));
 	else
 		fetch_retval(ct->fetch, cs, t, ct->ret);
 	ct->have_ret = true;
+}
+
+void calltext_return_split(struct calltext *ct, struct callsite *cs,
+			   struct strbuf *more, struct strbuf *ret,
+			   struct arg_spans *spans, size_t base)
+{
+	fetch_ret(ct, cs);
 	show_params(ct, cs, ct->p->split, ct->p->nparams, more, spans, base);
 	show_ret(ct, cs, ret);
 	calltext_free(ct);
@@ -293,13 +298,7 @@ void calltext_return_value(const struct lens_limits *limits,
 	ct->env.arg = env_arg; /* retval only: no argument was kept */
 	ct->env.arg_data = ct;
 	ct->fetch = fetch_begin(cs, ct->p->ret, false);
-	const struct type *t = ct->p->ret;
-	ct->ret = xmalloc(fetch_bufsize(t));
-	if (t->kind == TYPE_VOID)
-		memset(ct->ret, 0, fetch_bufsize(t));
-	else
-		fetch_retval(ct->fetch, cs, t, ct->ret);
-	ct->have_ret = true;
+	fetch_ret(ct, cs);
 	show_ret(ct, cs, ret);
 	calltext_free(ct);
 }
