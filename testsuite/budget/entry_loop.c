@@ -1,6 +1,9 @@
-/* 20000 calls of a function of the program itself, traced with -x: an
- * entry breakpoint must cost what a stub's does. */
-#define N 20000
+/* N calls (testsuite/budget/run passes -DN) of a function of the
+ * program itself, traced with -x: an entry breakpoint must cost what a
+ * stub's does. */
+#ifndef N
+#define N 10000
+#endif
 
 __attribute__((noinline)) int work(const char *s)
 {

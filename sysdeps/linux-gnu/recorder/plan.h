@@ -60,10 +60,10 @@ enum plan_opcode {
 #define PLAN_XMM_ADDR 0xfff0000000000000ull
 
 struct plan_op {
-	uint8_t op;	/* enum plan_opcode */
-	uint8_t dst;	/* register written (PLAN_ARG, _LOAD, _MULADD) */
-	uint8_t src;	/* register read */
-	uint8_t len;	/* register holding a length (PLAN_MEM) */
+	uint8_t op;  /* enum plan_opcode */
+	uint8_t dst; /* register written (PLAN_ARG, _LOAD, _MULADD) */
+	uint8_t src; /* register read */
+	uint8_t len; /* register holding a length (PLAN_MEM) */
 	uint32_t a;
 	uint64_t b;
 	uint64_t c;
