@@ -27,7 +27,8 @@ static uint64_t fake_copy(void *ctx, uint64_t addr, void *dst, uint64_t len)
 	copies++;
 	while (n < len) {
 		uint64_t a = addr + n;
-		if (a < BASE || a >= BASE + MEMSZ || (a >= HOLE && a < HOLE_END))
+		if (a < BASE || a >= BASE + MEMSZ ||
+		    (a >= HOLE && a < HOLE_END))
 			break;
 		((unsigned char *)dst)[n++] = mem[a - BASE];
 	}
@@ -42,8 +43,7 @@ static struct plan_op op(uint8_t code, uint8_t dst, uint8_t src, uint32_t a)
 	return (struct plan_op){ .op = code, .dst = dst, .src = src, .a = a };
 }
 
-static uint64_t run(const struct plan_op *plan, const void *xmm,
-		    uint64_t room)
+static uint64_t run(const struct plan_op *plan, const void *xmm, uint64_t room)
 {
 	memset(outbuf, 0xa5, sizeof(outbuf));
 	return plan_run(plan, args, SP, xmm, outbuf, room, fake_copy, NULL);
@@ -101,9 +101,9 @@ static void test_strings(void)
 	};
 	uint64_t used = run(plan, NULL, sizeof(outbuf));
 	uint64_t off = 0;
-	CHUNK(chunk_at(&off), BASE + 16, 6, 6);	  /* NUL found */
-	CHUNK(chunk_at(&off), BASE + 64, 4, 4);	  /* bound first */
-	CHUNK(chunk_at(&off), HOLE - 10, 10, 33); /* ran into the hole */
+	CHUNK(chunk_at(&off), BASE + 16, 6, 6);	     /* NUL found */
+	CHUNK(chunk_at(&off), BASE + 64, 4, 4);	     /* bound first */
+	CHUNK(chunk_at(&off), HOLE - 10, 10, 33);    /* ran into the hole */
 	CHUNK(chunk_at(&off), BASE + 100, 301, 301); /* two pieces */
 	CHUNK(chunk_at(&off), 0, 0, 8);		     /* NULL */
 	CHECK(off == used, "%llu != %llu", (unsigned long long)off,
@@ -117,15 +117,11 @@ static void test_mem(void)
 	args[2] = 5; /* elements of 4 bytes */
 	args[3] = HOLE - 8;
 	struct plan_op plan[] = {
-		op(PLAN_ARG, 1, 0, 1),
-		op(PLAN_ARG, 2, 0, 2),
-		op(PLAN_MULADD, 2, 2, 4),
-		op(PLAN_MEM, 0, 1, 100),
+		op(PLAN_ARG, 1, 0, 1),	    op(PLAN_ARG, 2, 0, 2),
+		op(PLAN_MULADD, 2, 2, 4),   op(PLAN_MEM, 0, 1, 100),
 		op(PLAN_MULADD, 3, 2, 100), /* 2000, capped below */
-		op(PLAN_MEM, 0, 1, 64),
-		op(PLAN_ARG, 4, 0, 3),
-		op(PLAN_FIXED, 0, 4, 24),
-		op(PLAN_END, 0, 0, 0),
+		op(PLAN_MEM, 0, 1, 64),	    op(PLAN_ARG, 4, 0, 3),
+		op(PLAN_FIXED, 0, 4, 24),   op(PLAN_END, 0, 0, 0),
 	};
 	plan[3].len = 2;
 	plan[4].c = 48;
@@ -237,8 +233,8 @@ static void test_hostile(void)
 	used = run(plan, NULL, 4096);
 	uint64_t off = 0;
 	const struct plan_chunk *ch = chunk_at(&off);
-	CHECK(ch->len == 4096 - 16 && ch->wanted == (PLAN_LEN_MAX |
-						      PLAN_CHUNK_CUT));
+	CHECK(ch->len == 4096 - 16 &&
+	      ch->wanted == (PLAN_LEN_MAX | PLAN_CHUNK_CUT));
 	CHECK(used == 4096);
 }
 
@@ -266,7 +262,8 @@ static void test_random(void)
 		uint64_t room = (uint64_t)(rand() % 3000);
 		uint64_t bound = plan_bound(plan);
 		uint64_t used = run(plan, mem, room);
-		CHECK(used <= room && (bound == PLAN_UNBOUNDED || used <= bound));
+		CHECK(used <= room &&
+		      (bound == PLAN_UNBOUNDED || used <= bound));
 		CHECK(((unsigned char *)outbuf)[room] == 0xa5);
 		uint64_t off = 0;
 		while (off < used) {
