@@ -58,10 +58,10 @@ static int emit(struct pc *pc, uint8_t code, unsigned dst, unsigned src,
 		return fail(pc, "more copies than a plan holds");
 	if (a > UINT32_MAX)
 		return fail(pc, "a copy too large for a plan");
-	pl->ops[pl->nops++] = (struct plan_op){
-		.op = code, .dst = (uint8_t)dst, .src = (uint8_t)src,
-		.a = (uint32_t)a
-	};
+	pl->ops[pl->nops++] = (struct plan_op){ .op = code,
+						.dst = (uint8_t)dst,
+						.src = (uint8_t)src,
+						.a = (uint32_t)a };
 	return 0;
 }
 
@@ -186,9 +186,12 @@ static int copy_count(struct pc *pc, unsigned base, struct count *c,
 		return fail(pc, "a copy too large for a plan");
 	if (c->kind == COUNT_REG && max) {
 		int r = emit(pc, PLAN_MULADD, c->reg, c->reg, 1);
-		last_op(pc)->c = max;
-		r = r ?: emit(pc, PLAN_MULADD, c->reg, c->reg, esz);
 		if (!r)
+			last_op(pc)->c = max;
+		/* bytes: one more step unless they are the count */
+		if (esz != 1 || extra)
+			r = r ?: emit(pc, PLAN_MULADD, c->reg, c->reg, esz);
+		if (!r && (esz != 1 || extra))
 			last_op(pc)->b = extra;
 		r = r ?: emit(pc, PLAN_MEM, 0, base, max * esz + extra);
 		if (!r)
@@ -213,8 +216,8 @@ static int render(struct pc *pc, const struct type *t, const struct loc *l,
 
 /* Elements [0, N) of an array at L (tracer memory for the lens): unrolled,
  * unless the first one needs no copy (then none does). */
-static int elements(struct pc *pc, const struct type *elt,
-		    const struct loc *l, uint64_t n)
+static int elements(struct pc *pc, const struct type *elt, const struct loc *l,
+		    uint64_t n)
 {
 	size_t esz = type_sizeof(elt);
 
@@ -275,7 +278,8 @@ static int fields(struct pc *pc, const struct type *t, const struct loc *l)
 
 	for (size_t i = 0; i < t->nfields; i++)
 		if (!l->local && is_dynamic(t->fields[i]))
-			return fail(pc, "a struct with a variable-length member");
+			return fail(pc,
+				    "a struct with a variable-length member");
 	pc->st = t;
 	pc->st_loc = *l;
 	for (size_t i = 0; i < t->nfields && !r; i++) {
@@ -585,8 +589,8 @@ int plan_compile(const struct prototype *p, const struct lens_limits *l,
 
 	memset(plan, 0, sizeof(*plan));
 	if (p) {
-		pc.locs = xcalloc(p->nparams ? p->nparams : 1,
-				  sizeof(*pc.locs));
+		pc.locs =
+			xcalloc(p->nparams ? p->nparams : 1, sizeof(*pc.locs));
 		pc.nlocs = planarch_locate(p, pc.locs);
 		r = pc.nlocs < 0 ? fail(&pc, "an argument the ABI code cannot "
 					     "place") :

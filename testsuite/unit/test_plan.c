@@ -124,7 +124,7 @@ static void shape_memory(void)
 static void shape_call(void)
 {
 	unsigned long long *gp[] = { &regs.rdi, &regs.rsi, &regs.rdx,
-			   &regs.rcx, &regs.r8,	 &regs.r9 };
+				     &regs.rcx, &regs.r8,  &regs.r9 };
 
 	memset(&regs, 0, sizeof(regs));
 	regs.rsp = STACK;
@@ -310,13 +310,13 @@ static const char conf[] =
 	"struct(long, long, long) g_big(long);\n";
 
 static const char *const mine[] = {
-	"f_str", "f_arr",  "f_pt",   "ll",	  "scale",  "many",  "f_sp",
-	"g_sa",	 "g_sarr", "g_in",   "g_pp",	  "g_wide", "g_bvp", "g_ip",
-	"g_iov", "g_dirent", "g_hexarr", "g_en", "g_n", "g_split", "g_zs",
+	"f_str", "f_arr",    "f_pt",	 "ll",	 "scale",  "many",    "f_sp",
+	"g_sa",	 "g_sarr",   "g_in",	 "g_pp", "g_wide", "g_bvp",   "g_ip",
+	"g_iov", "g_dirent", "g_hexarr", "g_en", "g_n",	   "g_split", "g_zs",
 };
 
 static const char *const libc[] = {
-	"strlen", "memcpy", "write",  "writev", "fopen",  "strncpy",
+	"strlen", "memcpy", "write",  "writev", "fopen",       "strncpy",
 	"setenv", "strcpy", "memset", "qsort",	"getaddrinfo", "puts",
 	"strcmp", "open",   "fwrite", "sendto",
 };
@@ -420,6 +420,74 @@ static void test_known(const struct protolib *pl)
 	free(b);
 }
 
+/* Append a chunk of LEN bytes of DATA at ADDR, WANTED asked, to OUT. */
+static size_t chunk(unsigned char *out, size_t at, uint64_t addr,
+		    const char *data, uint32_t len, uint32_t wanted)
+{
+	struct plan_chunk ch = { addr, len, wanted };
+
+	memcpy(out + at, &ch, sizeof(ch));
+	memset(out + at + sizeof(ch), 0, plan_chunk_size(len) - sizeof(ch));
+	memcpy(out + at + sizeof(ch), data, len);
+	return at + plan_chunk_size(len);
+}
+
+/* recmem's answers: copied bytes, short where memory was, misses where
+ * the plan copied nothing. */
+static void test_recmem(void)
+{
+	unsigned char rec[512];
+	unsigned char xmm[128] = { 1 };
+	char buf[64];
+	struct recmem m;
+	size_t n = chunk(rec, 0, 0x1000, "abc", 3, 3);
+	n = chunk(rec, n, 0x1002, "cde", 3, 9); /* unreadable at 0x1005 */
+	n = chunk(rec, n, 0x2000, "xy", 2, 2);
+	n = chunk(rec, n, 0x3000, "str", 4, 4); /* a C string and its NUL */
+	n = chunk(rec, n, 0x4000, "cut", 3, 10 | PLAN_CHUNK_CUT);
+	n = chunk(rec, n, PLAN_XMM_ADDR, (const char *)xmm, 128, 128);
+
+	recmem_init(&m, rec, n);
+	CHECK(memsrc_read(&m.mem, 0x1000, buf, 5) == 5 &&
+	      !memcmp(buf, "abcde", 5));
+	CHECK(memsrc_read(&m.mem, 0x1001, buf, 10) == 4 && m.misses == 0);
+	CHECK(memsrc_read(&m.mem, 0x3000, buf, 33) == 4 && m.misses == 0);
+	CHECK(memsrc_read(&m.mem, PLAN_XMM_ADDR, buf, 8) == 0 && !m.misses);
+	CHECK(memsrc_read(&m.mem, 0x2000, buf, 3) == 2 && m.misses == 1);
+	CHECK(memsrc_read(&m.mem, 0x4000, buf, 4) == 3 && m.misses == 2);
+	CHECK(memsrc_read(&m.mem, 0x5000, buf, 1) == 0 && m.misses == 3);
+	unsigned char x[128];
+	CHECK(recmem_xmm(&m, x) && x[0] == 1);
+	/* a malformed chunk ends the span */
+	recmem_init(&m, rec, n - 1);
+	CHECK(!recmem_xmm(&m, x));
+	srand(3);
+	for (int round = 0; round < 2000; round++) {
+		for (size_t i = 0; i < sizeof(rec); i++)
+			rec[i] = (unsigned char)(rand() % 3 ? rand() : 0);
+		recmem_init(&m, rec, (size_t)(rand() % sizeof(rec)));
+		uint64_t a = (uint64_t)rand() << (rand() % 40);
+		CHECK(memsrc_read(&m.mem, a, buf, sizeof(buf)) <= sizeof(buf));
+	}
+}
+
+/* Functions without a prototype: four integers, nothing to copy. */
+static void test_default_proto(void)
+{
+	struct fetch_plan plan;
+	const char *why;
+	unsigned long misses;
+
+	CHECK(plan_compile(NULL, &limits[0], &plan, &why) == 0);
+	CHECK(plan.nops == 1 && plan.bound == 0);
+	shape_call();
+	char *a = text_direct(&limits[0], NULL);
+	char *b = text_recorded(&limits[0], NULL, &plan, &misses);
+	CHECK_STR(b, a);
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	struct protolib *pl = protolib_new();
@@ -435,6 +503,8 @@ int main(void)
 	test_refused(pl);
 	test_libc();
 	test_detects(pl);
+	test_recmem();
+	test_default_proto();
 	/* most calls showed a string or a struct, not only numbers */
 	CHECK(nonempty > compared / 3, "%u of %u", nonempty, compared);
 	CHECK(cut > compared / 20, "%u of %u", cut, compared);
