@@ -9,8 +9,8 @@
 #define USER_END (1ULL << 56)
 
 /* The chunk at byte OFF of the span, or NULL past its end. */
-static const struct plan_chunk *chunk_at(const unsigned char *base,
-					 size_t size, size_t off)
+static const struct plan_chunk *chunk_at(const unsigned char *base, size_t size,
+					 size_t off)
 {
 	if (off >= size || size - off < sizeof(struct plan_chunk))
 		return NULL;

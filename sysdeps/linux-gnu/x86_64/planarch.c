@@ -28,8 +28,7 @@ struct probe {
 	struct user_fpregs_struct fp;
 };
 
-static size_t probe_read(struct memsrc *m, uint64_t addr, void *buf,
-			 size_t len)
+static size_t probe_read(struct memsrc *m, uint64_t addr, void *buf, size_t len)
 {
 	struct probe *p = (struct probe *)m;
 
@@ -90,7 +89,7 @@ long planarch_locate(const struct prototype *p, struct plan_argloc *locs)
 	struct probe pr = { .mem.read = probe_read };
 	struct user_regs_struct regs = { .rsp = PROBE_RSP };
 	unsigned long long *gp[] = { &regs.rdi, &regs.rsi, &regs.rdx,
-			   &regs.rcx, &regs.r8,	 &regs.r9 };
+				     &regs.rcx, &regs.r8,  &regs.r9 };
 	struct callsite cs = { &pr.mem, &regs, probe_fpregs, true, 0 };
 
 	for (unsigned i = 0; i < 6; i++)
