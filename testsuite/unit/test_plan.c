@@ -300,6 +300,10 @@ static const char conf[] =
 	"typedef tree = struct;\n"
 	"typedef tree = struct(int, tree*, tree*);\n"
 	"int g_tree(tree*);\n"
+	"int g_sv(struct(string, long), struct(long, string, long), "
+	"struct(array(string, 2)));\n"
+	"int g_ps(string(array(char, arg2))*, long, "
+	"string(array(ushort, zero))*, array(pt, zero(arg2))*);\n"
 	/* refused */
 	"int printf(format);\n"
 	"int g_out(int, +string);\n"
@@ -310,9 +314,10 @@ static const char conf[] =
 	"struct(long, long, long) g_big(long);\n";
 
 static const char *const mine[] = {
-	"f_str", "f_arr",    "f_pt",	 "ll",	 "scale",  "many",    "f_sp",
-	"g_sa",	 "g_sarr",   "g_in",	 "g_pp", "g_wide", "g_bvp",   "g_ip",
-	"g_iov", "g_dirent", "g_hexarr", "g_en", "g_n",	   "g_split", "g_zs",
+	"f_str", "f_arr",   "f_pt",   "ll",	  "scale",    "many",
+	"f_sp",	 "g_sa",    "g_sarr", "g_in",	  "g_pp",     "g_wide",
+	"g_bvp", "g_ip",    "g_iov",  "g_dirent", "g_hexarr", "g_en",
+	"g_n",	 "g_split", "g_zs",   "g_sv",	  "g_ps",
 };
 
 static const char *const libc[] = {
