@@ -80,6 +80,13 @@ struct plan_chunk {
 	uint32_t wanted;
 };
 
+/* Set in WANTED when the copy stopped at the end of the record's room,
+ * not at unreadable memory: the byte at ADDR + LEN was not tried, so a
+ * reader must not take it for unreadable. */
+#define PLAN_CHUNK_CUT 0x80000000u
+/* No chunk's LEN or WANTED exceeds this (the interpreter caps lengths). */
+#define PLAN_LEN_MAX 0x7fffffffu
+
 /* plan_chunk_size(LEN): bytes a chunk of LEN copied bytes takes. */
 #define plan_chunk_size(len) \
 	(sizeof(struct plan_chunk) + (((uint64_t)(len) + 7) & ~7ull))

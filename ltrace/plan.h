@@ -1,0 +1,56 @@
+/* The fetch plan compiler: from a prototype to the plan (recorder/plan.h)
+ * that the --fast recorder runs at each call's entry, so that formatting
+ * the record later reads, through recmem.h, every byte the lenses would
+ * have read at a ptrace entry stop (DESIGN.md, "Fetch plans").
+ *
+ * What the compiler cannot express, it refuses, and the function is
+ * traced with breakpoints: callbacks and printf-style packs,
+ * out-parameters and return values read from memory (the record is taken
+ * at entry), structs whose layout depends on their contents, lengths
+ * from the return value, and whatever would take more instructions or
+ * registers than a plan has. */
+#ifndef LTRACE_PLAN_H
+#define LTRACE_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "forward.h"
+#include "recorder/plan.h"
+
+struct fetch_plan {
+	struct plan_op ops[PLAN_MAX_OPS]; /* ends with PLAN_END */
+	size_t nops;			  /* PLAN_END included */
+	uint64_t bound;			  /* plan_bound(ops) */
+};
+
+/* Compile prototype P (NULL: the default prototype of functions without
+ * one) for the limits L (-s, -A) into *PLAN.  Returns 0, or -1 with *WHY
+ * set to a static reason when P cannot be expressed. */
+int plan_compile(const struct prototype *p, const struct lens_limits *l,
+		 struct fetch_plan *plan, const char **why);
+
+/* The architecture's hook (sysdeps/linux-gnu/ARCH/planarch.c): where the
+ * calling convention puts each argument at entry, as the fetch code
+ * (fetch.h) reads it. */
+struct plan_argloc {
+	/* In stack words: slot SLOT (0 is the first word above the return
+	 * address) and the NSLOTS after it. */
+	bool stack;
+	uint64_t slot, nslots;
+	/* Else in NREGS registers, one per eightbyte: an integer slot
+	 * (PLAN_ARG's A) or, when SSE, an xmm register. */
+	unsigned nregs;
+	struct {
+		bool sse;
+		unsigned idx;
+	} reg[2];
+};
+
+/* Fill LOCS[0..N) for the first N parameters of P (N: up to and
+ * including a printf-style pack, or all).  Returns N; -1 when an
+ * argument's place cannot be told. */
+long planarch_locate(const struct prototype *p, struct plan_argloc *locs);
+
+#endif

@@ -1,0 +1,119 @@
+/* A memsrc over record chunks (recmem.h). */
+#include <string.h>
+
+#include "recmem.h"
+#include "recorder/plan.h"
+
+/* No user mapping reaches this high on x86-64 (57-bit addresses at
+ * most); the xmm chunk sits above it. */
+#define USER_END (1ULL << 56)
+
+/* The chunk at byte OFF of the span, or NULL past its end. */
+static const struct plan_chunk *chunk_at(const unsigned char *base, size_t size,
+					 size_t off)
+{
+	if (off >= size || size - off < sizeof(struct plan_chunk))
+		return NULL;
+	return (const struct plan_chunk *)(base + off);
+}
+
+static size_t well_formed(const unsigned char *base, size_t size)
+{
+	size_t off = 0;
+	const struct plan_chunk *ch;
+
+	while ((ch = chunk_at(base, size, off))) {
+		if (ch->len > PLAN_LEN_MAX ||
+		    plan_chunk_size(ch->len) > size - off ||
+		    (ch->addr < USER_END && ch->len > USER_END - ch->addr))
+			break;
+		off += plan_chunk_size(ch->len);
+	}
+	return off;
+}
+
+/* The chunk holding the byte at A that runs furthest past it. */
+static const struct plan_chunk *holding(const struct recmem *m, uint64_t a)
+{
+	const struct plan_chunk *best = NULL;
+	const struct plan_chunk *ch;
+
+	for (size_t off = 0; (ch = chunk_at(m->chunks, m->size, off));
+	     off += plan_chunk_size(ch->len)) {
+		if (ch->addr >= USER_END || a < ch->addr ||
+		    a - ch->addr >= ch->len)
+			continue;
+		if (!best || ch->addr + ch->len > best->addr + best->len)
+			best = ch;
+	}
+	return best;
+}
+
+/* Whether a read from ADDR may stop short at A, not holding it, as real
+ * memory would (see recmem.h): a chunk stopped at A by unreadable
+ * memory, or the read went through the NUL that ended a chunk (the
+ * string lens reads ahead and stops at the NUL). */
+static bool stop_is_real(const struct recmem *m, uint64_t addr, uint64_t a)
+{
+	const struct plan_chunk *ch;
+
+	if (a >= USER_END)
+		return true;
+	for (size_t off = 0; (ch = chunk_at(m->chunks, m->size, off));
+	     off += plan_chunk_size(ch->len)) {
+		const unsigned char *data = (const unsigned char *)(ch + 1);
+		uint64_t end = ch->addr + ch->len;
+		if (ch->addr >= USER_END || (ch->wanted & PLAN_CHUNK_CUT))
+			continue;
+		if (end == a && ch->len < ch->wanted)
+			return true;
+		if (ch->len && !data[ch->len - 1] && addr < end && end <= a)
+			return true;
+	}
+	return false;
+}
+
+static size_t recmem_read(struct memsrc *ms, uint64_t addr, void *buf,
+			  size_t len)
+{
+	struct recmem *m = (struct recmem *)ms;
+	size_t pos = 0;
+
+	while (pos < len && addr + pos >= addr) {
+		uint64_t a = addr + pos;
+		const struct plan_chunk *ch = holding(m, a);
+		if (!ch)
+			break;
+		size_t n = ch->addr + ch->len - a;
+		if (n > len - pos)
+			n = len - pos;
+		memcpy((char *)buf + pos,
+		       (const unsigned char *)(ch + 1) + (a - ch->addr), n);
+		pos += n;
+	}
+	if (pos < len && !stop_is_real(m, addr, addr + pos))
+		m->misses++;
+	return pos;
+}
+
+void recmem_init(struct recmem *m, const void *chunks, size_t size)
+{
+	memset(m, 0, sizeof(*m));
+	m->mem.read = recmem_read;
+	m->chunks = chunks;
+	m->size = well_formed(chunks, size);
+}
+
+bool recmem_xmm(const struct recmem *m, void *out)
+{
+	const struct plan_chunk *ch;
+
+	for (size_t off = 0; (ch = chunk_at(m->chunks, m->size, off));
+	     off += plan_chunk_size(ch->len)) {
+		if (ch->addr == PLAN_XMM_ADDR && ch->len == 128) {
+			memcpy(out, ch + 1, 128);
+			return true;
+		}
+	}
+	return false;
+}

@@ -1,0 +1,290 @@
+/* Unit test of the fetch plan interpreter (recorder/planrun.h): each
+ * instruction over a fake program memory with an unreadable hole, the
+ * chunks it appends, the room limit, hostile plans, and plan_bound
+ * against what random plans append. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "recorder/planrun.h"
+
+#define BASE 0x10000ULL
+#define MEMSZ 8192
+#define HOLE (BASE + 4096) /* [HOLE, HOLE + 1024) cannot be read */
+#define HOLE_END (HOLE + 1024)
+#define SP (BASE + 7000)
+
+static unsigned char mem[MEMSZ];
+static unsigned copies;
+
+/* The fake COPY: bytes of MEM, short at the hole and past the end. */
+static uint64_t fake_copy(void *ctx, uint64_t addr, void *dst, uint64_t len)
+{
+	uint64_t n = 0;
+
+	(void)ctx;
+	copies++;
+	while (n < len) {
+		uint64_t a = addr + n;
+		if (a < BASE || a >= BASE + MEMSZ ||
+		    (a >= HOLE && a < HOLE_END))
+			break;
+		((unsigned char *)dst)[n++] = mem[a - BASE];
+	}
+	return n;
+}
+
+static uint64_t args[6];
+static uint64_t outbuf[2048];
+
+static struct plan_op op(uint8_t code, uint8_t dst, uint8_t src, uint32_t a)
+{
+	return (struct plan_op){ .op = code, .dst = dst, .src = src, .a = a };
+}
+
+static uint64_t run(const struct plan_op *plan, const void *xmm, uint64_t room)
+{
+	memset(outbuf, 0xa5, sizeof(outbuf));
+	return plan_run(plan, args, SP, xmm, outbuf, room, fake_copy, NULL);
+}
+
+/* The chunk at byte offset *OFF of the output; *OFF moves past it. */
+static const struct plan_chunk *chunk_at(uint64_t *off)
+{
+	const struct plan_chunk *ch =
+		(const struct plan_chunk *)((char *)outbuf + *off);
+	*off += plan_chunk_size(ch->len);
+	return ch;
+}
+
+static void check_chunk(const struct plan_chunk *ch, uint64_t addr,
+			uint32_t len, uint32_t wanted, int line)
+{
+	if (ch->addr != addr || ch->len != len || ch->wanted != wanted)
+		FAIL("line %d: chunk %#llx %u/%#x, want %#llx %u/%#x", line,
+		     (unsigned long long)ch->addr, ch->len, ch->wanted,
+		     (unsigned long long)addr, len, wanted);
+	else if (len <= PLAN_LEN_MAX && addr != PLAN_XMM_ADDR &&
+		 memcmp(ch + 1, mem + (addr - BASE), len))
+		FAIL("line %d: chunk bytes differ from memory", line);
+	for (uint64_t i = len; i % 8; i++)
+		CHECK(((const unsigned char *)(ch + 1))[i] == 0,
+		      "line %d: padding byte %llu", line,
+		      (unsigned long long)i);
+}
+
+#define CHUNK(ch, a, l, w) check_chunk((ch), (a), (l), (w), __LINE__)
+
+static void put(uint64_t addr, const void *p, size_t n)
+{
+	memcpy(mem + (addr - BASE), p, n);
+}
+
+static void test_strings(void)
+{
+	put(BASE + 16, "hello", 6);
+	put(BASE + 64, "abcdefgh", 9);
+	memset(mem + (HOLE - 10 - BASE), 'x', 10); /* no NUL before the hole */
+	memset(mem + 100, 'y', 300);
+	mem[400] = 0;
+	args[0] = BASE + 16;
+	args[1] = BASE + 64;
+	args[2] = HOLE - 10;
+	args[3] = BASE + 100;
+	struct plan_op plan[] = {
+		op(PLAN_ARG, 1, 0, 0),	op(PLAN_CSTR, 0, 1, 33),
+		op(PLAN_ARG, 2, 0, 1),	op(PLAN_CSTR, 0, 2, 4),
+		op(PLAN_ARG, 3, 0, 2),	op(PLAN_CSTR, 0, 3, 33),
+		op(PLAN_ARG, 4, 0, 3),	op(PLAN_CSTR, 0, 4, 1000),
+		op(PLAN_CSTR, 0, 5, 8), op(PLAN_END, 0, 0, 0),
+	};
+	uint64_t used = run(plan, NULL, sizeof(outbuf));
+	uint64_t off = 0;
+	CHUNK(chunk_at(&off), BASE + 16, 6, 6);	     /* NUL found */
+	CHUNK(chunk_at(&off), BASE + 64, 4, 4);	     /* bound first */
+	CHUNK(chunk_at(&off), HOLE - 10, 10, 33);    /* ran into the hole */
+	CHUNK(chunk_at(&off), BASE + 100, 301, 301); /* two pieces */
+	CHUNK(chunk_at(&off), 0, 0, 8);		     /* NULL */
+	CHECK(off == used, "%llu != %llu", (unsigned long long)off,
+	      (unsigned long long)used);
+	CHECK(used <= plan_bound(plan));
+}
+
+static void test_mem(void)
+{
+	args[1] = BASE + 200;
+	args[2] = 5; /* elements of 4 bytes */
+	args[3] = HOLE - 8;
+	struct plan_op plan[] = {
+		op(PLAN_ARG, 1, 0, 1),	    op(PLAN_ARG, 2, 0, 2),
+		op(PLAN_MULADD, 2, 2, 4),   op(PLAN_MEM, 0, 1, 100),
+		op(PLAN_MULADD, 3, 2, 100), /* 2000, capped below */
+		op(PLAN_MEM, 0, 1, 64),	    op(PLAN_ARG, 4, 0, 3),
+		op(PLAN_FIXED, 0, 4, 24),   op(PLAN_END, 0, 0, 0),
+	};
+	plan[3].len = 2;
+	plan[4].c = 48;
+	plan[5].len = 3;
+	plan[7].src = 4;
+	for (int i = 0; i < 200; i++)
+		mem[200 + i] = (unsigned char)(i * 7 + 1);
+	uint64_t used = run(plan, NULL, sizeof(outbuf));
+	uint64_t off = 0;
+	CHUNK(chunk_at(&off), BASE + 200, 20, 20);
+	CHUNK(chunk_at(&off), BASE + 200, 48, 48); /* min(48 by C, 64) */
+	CHUNK(chunk_at(&off), HOLE - 8, 8, 24);
+	CHECK(off == used);
+}
+
+/* Stack words: PLAN_ARG 6 and up, PLAN_STACK; PLAN_LOAD through a
+ * pointer, and at the hole's edge (the rest zero). */
+static void test_stack_load(void)
+{
+	uint64_t w[3] = { 0x401000, BASE + 300, 0x1122334455667788ULL };
+	put(SP, w, sizeof(w));
+	uint64_t p = BASE + 16;
+	put(BASE + 300 + 8, &p, 8);
+	put(HOLE - 4, "\x01\x02\x03\x04", 4);
+	args[0] = HOLE - 4;
+	struct plan_op plan[] = {
+		op(PLAN_STACK, 0, 0, 24), op(PLAN_ARG, 1, 0, 6),
+		op(PLAN_LOAD, 2, 1, 8),	  op(PLAN_CSTR, 0, 2, 33),
+		op(PLAN_ARG, 3, 0, 7),	  op(PLAN_MULADD, 4, 3, 1),
+		op(PLAN_ARG, 5, 0, 0),	  op(PLAN_LOAD, 6, 5, 0),
+		op(PLAN_MULADD, 7, 6, 1), op(PLAN_FIXED, 0, 1, 1),
+		op(PLAN_END, 0, 0, 0),
+	};
+	plan[5].c = 77;
+	plan[8].c = 0x10000000;
+	plan[9].src = 7; /* FIXED at r7 = 0x04030201 (unreadable) */
+	uint64_t used = run(plan, NULL, sizeof(outbuf));
+	uint64_t off = 0;
+	CHUNK(chunk_at(&off), SP, 24, 24);
+	CHUNK(chunk_at(&off), BASE + 16, 6, 6);
+	const struct plan_chunk *ch = chunk_at(&off);
+	CHECK(ch->addr == 0x04030201 && ch->len == 0 && ch->wanted == 1);
+	CHECK(off == used);
+}
+
+static void test_xmm(void)
+{
+	unsigned char x[128];
+	for (int i = 0; i < 128; i++)
+		x[i] = (unsigned char)(i + 1);
+	struct plan_op plan[] = { op(PLAN_XMM, 0, 0, 0),
+				  op(PLAN_END, 0, 0, 0) };
+	uint64_t used = run(plan, x, sizeof(outbuf));
+	const struct plan_chunk *ch = (const struct plan_chunk *)outbuf;
+	CHECK(used == plan_chunk_size(128) && used == plan_bound(plan));
+	CHECK(ch->addr == PLAN_XMM_ADDR && ch->len == 128 && ch->wanted == 128);
+	CHECK(!memcmp(ch + 1, x, 128));
+	used = run(plan, NULL, sizeof(outbuf));
+	CHECK(used == sizeof(*ch) && ch->len == 0 && ch->wanted == 128);
+}
+
+/* A copy that would pass ROOM is cut and flagged; a chunk whose header
+ * does not fit is left out; nothing is written past ROOM. */
+static void test_room(void)
+{
+	args[0] = BASE + 100; /* 300 'y' and a NUL */
+	struct plan_op plan[] = { op(PLAN_ARG, 1, 0, 0),
+				  op(PLAN_CSTR, 0, 1, 1000),
+				  op(PLAN_FIXED, 0, 1, 50),
+				  op(PLAN_END, 0, 0, 0) };
+	uint64_t used = run(plan, NULL, 16 + 103);
+	const struct plan_chunk *ch = (const struct plan_chunk *)outbuf;
+	CHECK(used == 16 + 96, "%llu", (unsigned long long)used);
+	CHECK(ch->len == 96 && ch->wanted == (1000 | PLAN_CHUNK_CUT));
+	CHECK(((unsigned char *)outbuf)[16 + 96] == 0xa5);
+	plan[1].a = 96;
+	used = run(plan, NULL, 16 + 96 + 16 + 20);
+	uint64_t off = 0;
+	CHUNK(chunk_at(&off), BASE + 100, 96, 96);
+	CHUNK(chunk_at(&off), BASE + 100, 16, 50 | PLAN_CHUNK_CUT);
+	CHECK(used == off);
+	used = run(plan, NULL, 15);
+	CHECK(used == 0 && ((unsigned char *)outbuf)[0] == 0xa5);
+}
+
+/* Bad registers and opcodes end a plan; no plan runs past PLAN_MAX_OPS
+ * instructions. */
+static void test_hostile(void)
+{
+	struct plan_op plan[100];
+	args[0] = BASE + 16;
+	for (int i = 0; i < 100; i++)
+		plan[i] = op(PLAN_FIXED, 0, 0, 1);
+	plan[0] = op(PLAN_ARG, 0, 0, 0);
+	uint64_t used = run(plan, NULL, sizeof(outbuf));
+	CHECK(used == (PLAN_MAX_OPS - 1) * plan_chunk_size(1));
+	CHECK(plan_bound(plan) == used);
+	plan[3].src = PLAN_NREGS;
+	CHECK(run(plan, NULL, sizeof(outbuf)) == 2 * plan_chunk_size(1));
+	CHECK(plan_bound(plan) == 2 * plan_chunk_size(1));
+	plan[3] = op(PLAN_XMM + 1, 0, 0, 0);
+	CHECK(run(plan, NULL, sizeof(outbuf)) == 2 * plan_chunk_size(1));
+	plan[3] = op(PLAN_MEM, 0, 0, 0); /* A = 0: no bound but the room */
+	plan[4] = op(PLAN_END, 0, 0, 0);
+	CHECK(plan_bound(plan) == PLAN_UNBOUNDED);
+	plan[1] = op(PLAN_ARG, 1, 0, 6 + 1000000); /* far above the stack */
+	plan[2] = op(PLAN_FIXED, 0, 0, 0xffffffffu);
+	plan[3].len = 1;
+	used = run(plan, NULL, 4096);
+	uint64_t off = 0;
+	const struct plan_chunk *ch = chunk_at(&off);
+	CHECK(ch->len == 4096 - 16 &&
+	      ch->wanted == (PLAN_LEN_MAX | PLAN_CHUNK_CUT));
+	CHECK(used == 4096);
+}
+
+/* Random plans over random memory: never past the bound, never past
+ * the room, chunks well formed. */
+static void test_random(void)
+{
+	srand(12);
+	for (int i = 0; i < MEMSZ; i++)
+		mem[i] = (unsigned char)(rand() % 4 ? rand() : 0);
+	for (int round = 0; round < 2000; round++) {
+		struct plan_op plan[PLAN_MAX_OPS];
+		for (int i = 0; i < PLAN_MAX_OPS; i++) {
+			plan[i] = op((uint8_t)(1 + rand() % PLAN_XMM),
+				     (uint8_t)(rand() % PLAN_NREGS),
+				     (uint8_t)(rand() % PLAN_NREGS),
+				     (uint32_t)(rand() % 600));
+			plan[i].len = (uint8_t)(rand() % PLAN_NREGS);
+			plan[i].b = BASE + (uint64_t)(rand() % MEMSZ);
+			plan[i].c = rand() % 2 ? 0 : (uint64_t)(rand() % 700);
+		}
+		plan[rand() % PLAN_MAX_OPS].op = PLAN_END;
+		for (int i = 0; i < 6; i++)
+			args[i] = BASE + (uint64_t)(rand() % MEMSZ);
+		uint64_t room = (uint64_t)(rand() % 3000);
+		uint64_t bound = plan_bound(plan);
+		uint64_t used = run(plan, mem, room);
+		CHECK(used <= room &&
+		      (bound == PLAN_UNBOUNDED || used <= bound));
+		CHECK(((unsigned char *)outbuf)[room] == 0xa5);
+		uint64_t off = 0;
+		while (off < used) {
+			const struct plan_chunk *ch = chunk_at(&off);
+			CHECK(ch->len <= (ch->wanted & PLAN_LEN_MAX));
+		}
+		CHECK(off == used);
+		used = run(plan, mem, sizeof(outbuf));
+		CHECK(bound == PLAN_UNBOUNDED || used <= bound);
+	}
+}
+
+int main(void)
+{
+	test_strings();
+	test_mem();
+	test_stack_load();
+	test_xmm();
+	test_room();
+	test_hostile();
+	test_random();
+	CHECK(copies > 0);
+	return check_exit();
+}
