@@ -60,10 +60,10 @@ enum plan_opcode {
 #define PLAN_XMM_ADDR 0xfff0000000000000ull
 
 struct plan_op {
-	uint8_t op;	/* enum plan_opcode */
-	uint8_t dst;	/* register written (PLAN_ARG, _LOAD, _MULADD) */
-	uint8_t src;	/* register read */
-	uint8_t len;	/* register holding a length (PLAN_MEM) */
+	uint8_t op;  /* enum plan_opcode */
+	uint8_t dst; /* register written (PLAN_ARG, _LOAD, _MULADD) */
+	uint8_t src; /* register read */
+	uint8_t len; /* register holding a length (PLAN_MEM) */
 	uint32_t a;
 	uint64_t b;
 	uint64_t c;
@@ -79,6 +79,13 @@ struct plan_chunk {
 	uint32_t len;
 	uint32_t wanted;
 };
+
+/* Set in WANTED when the copy stopped at the end of the record's room,
+ * not at unreadable memory: the byte at ADDR + LEN was not tried, so a
+ * reader must not take it for unreadable. */
+#define PLAN_CHUNK_CUT 0x80000000u
+/* No chunk's LEN or WANTED exceeds this (the interpreter caps lengths). */
+#define PLAN_LEN_MAX 0x7fffffffu
 
 /* plan_chunk_size(LEN): bytes a chunk of LEN copied bytes takes. */
 #define plan_chunk_size(len) \

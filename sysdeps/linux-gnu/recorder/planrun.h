@@ -1,0 +1,324 @@
+/* The fetch plan interpreter (plan.h): runs a plan at a call's entry and
+ * appends the chunks it copies.
+ *
+ * Freestanding: no libc, no globals, static inline functions only, so
+ * the same code is compiled into the position-independent recorder blob
+ * (-ffreestanding -nostdlib -fPIC -mgeneral-regs-only) and into the
+ * tracer's unit tests.  Loops that copy or clear memory hold a compiler
+ * barrier so that GCC cannot turn them into calls to memcpy or memset,
+ * which the blob does not have.  x86-64 only (little-endian words, the
+ * psABI's stack slots).
+ *
+ * A plan is untrusted input here: a bad register number or opcode ends
+ * it (what was appended so far stays), and no plan runs more than
+ * PLAN_MAX_OPS instructions, as it has no jumps.  Every length is capped
+ * at PLAN_LEN_MAX, so a chunk's LEN and WANTED fit their 31 bits and
+ * plan_bound's sum cannot overflow. */
+#ifndef LTRACE_RECORDER_PLANRUN_H
+#define LTRACE_RECORDER_PLANRUN_H
+
+#include <stdint.h>
+
+#include "plan.h"
+
+/* Copy up to LEN bytes at ADDR of the program's memory to DST; returns
+ * how many it could (short at unreadable memory; never faults). */
+typedef uint64_t (*plan_copy_fn)(void *ctx, uint64_t addr, void *dst,
+				 uint64_t len);
+
+/* plan_bound of a plan with a PLAN_MEM of A = 0 (no bound but the
+ * room). */
+#define PLAN_UNBOUNDED UINT64_MAX
+
+/* The first copy of a PLAN_CSTR; each next one is twice the last, up to
+ * PLAN_CSTR_PIECE_MAX, so a short string costs one small copy even
+ * under -s 9999999. */
+#define PLAN_CSTR_PIECE 256
+#define PLAN_CSTR_PIECE_MAX 65536
+
+typedef uint64_t __attribute__((may_alias)) plan_word;
+
+struct plan_state {
+	uint64_t r[PLAN_NREGS];
+	const uint64_t *args;
+	uint64_t sp;
+	const void *xmm;
+	unsigned char *out;
+	uint64_t room, used;
+	plan_copy_fn copy;
+	void *ctx;
+};
+
+static inline uint64_t plan_min(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* COPY, trusted no further than LEN. */
+static inline uint64_t plan_copy(struct plan_state *s, uint64_t addr,
+				 void *dst, uint64_t len)
+{
+	if (!len)
+		return 0;
+	return plan_min(s->copy(s->ctx, addr, dst, len), len);
+}
+
+/* Length A of an instruction, capped (see the head comment). */
+static inline uint64_t plan_len(uint32_t a)
+{
+	return plan_min(a, PLAN_LEN_MAX);
+}
+
+/* Start a chunk at ADDR: its data area, with room for *MAX bytes (a
+ * multiple of 8), or NULL when not even its header fits. */
+static inline unsigned char *plan_chunk_open(struct plan_state *s,
+					     uint64_t addr, uint64_t *max)
+{
+	uint64_t left = s->room - s->used;
+
+	if (s->room < s->used || left < sizeof(struct plan_chunk))
+		return 0;
+	*max = plan_min((left - sizeof(struct plan_chunk)) & ~7ull,
+			PLAN_LEN_MAX & ~7ull);
+	struct plan_chunk *ch = (struct plan_chunk *)(s->out + s->used);
+	ch->addr = addr;
+	return (unsigned char *)(ch + 1);
+}
+
+/* End the open chunk: LEN bytes copied of WANTED, CUT when the room
+ * stopped the copy; the last word is padded with zeros. */
+static inline void plan_chunk_close(struct plan_state *s, uint64_t len,
+				    uint64_t wanted, int cut)
+{
+	struct plan_chunk *ch = (struct plan_chunk *)(s->out + s->used);
+	unsigned char *data = (unsigned char *)(ch + 1);
+
+	ch->len = (uint32_t)len;
+	ch->wanted = (uint32_t)wanted | (cut ? PLAN_CHUNK_CUT : 0);
+	if (len & 7) {
+		plan_word *w = (plan_word *)(data + (len & ~7ull));
+		*w &= (1ull << (8 * (len & 7))) - 1;
+	}
+	s->used += plan_chunk_size(len);
+}
+
+/* Record WANTED bytes at ADDR, or what can be read of them. */
+static inline void plan_chunk_mem(struct plan_state *s, uint64_t addr,
+				  uint64_t wanted)
+{
+	uint64_t max;
+	unsigned char *data = plan_chunk_open(s, addr, &max);
+
+	if (!data)
+		return;
+	uint64_t n = plan_min(wanted, max);
+	uint64_t got = plan_copy(s, addr, data, n);
+	plan_chunk_close(s, got, wanted, got == n && n < wanted);
+}
+
+/* Index of the first NUL in P[0..N), or N. */
+static inline uint64_t plan_nul(const unsigned char *p, uint64_t n)
+{
+	uint64_t i;
+
+	for (i = 0; i < n; i++)
+		if (!p[i])
+			break;
+	return i;
+}
+
+/* Record the string at ADDR up to its NUL, at most WANTED bytes, copied
+ * in pieces that grow so that a short string is one short copy. */
+static inline void plan_chunk_cstr(struct plan_state *s, uint64_t addr,
+				   uint64_t wanted)
+{
+	uint64_t max;
+	unsigned char *data = plan_chunk_open(s, addr, &max);
+
+	if (!data)
+		return;
+	uint64_t n = plan_min(wanted, max);
+	uint64_t pos = 0;
+	uint64_t piece = PLAN_CSTR_PIECE;
+	while (pos < n) {
+		uint64_t k = plan_min(piece, n - pos);
+		uint64_t got = plan_copy(s, addr + pos, data + pos, k);
+		uint64_t nul = plan_nul(data + pos, got);
+		if (nul < got) {
+			plan_chunk_close(s, pos + nul + 1, pos + nul + 1, 0);
+			return;
+		}
+		pos += got;
+		if (got < k)
+			break;
+		piece = plan_min(2 * piece, PLAN_CSTR_PIECE_MAX);
+	}
+	plan_chunk_close(s, pos, wanted, pos == n && n < wanted);
+}
+
+/* The 128 bytes of xmm0..7, or an empty chunk that wanted them when
+ * they were not saved. */
+static inline void plan_chunk_xmm(struct plan_state *s)
+{
+	uint64_t max;
+	unsigned char *data = plan_chunk_open(s, PLAN_XMM_ADDR, &max);
+
+	if (!data)
+		return;
+	if (!s->xmm || max < 128) {
+		plan_chunk_close(s, 0, 128, s->xmm != 0);
+		return;
+	}
+	const plan_word *src = s->xmm;
+	plan_word *dst = (plan_word *)data;
+	for (unsigned i = 0; i < 16; i++) {
+		dst[i] = src[i];
+		__asm__ volatile("" ::: "memory");
+	}
+	plan_chunk_close(s, 128, 128, 0);
+}
+
+/* The integer argument slot A: a register, or a stack word above the
+ * return address (zero where it cannot be read). */
+static inline uint64_t plan_arg(struct plan_state *s, uint32_t a)
+{
+	uint64_t v = 0;
+
+	if (a < 6)
+		return s->args[a];
+	plan_copy(s, s->sp + 8 + 8 * (uint64_t)(a - 6), &v, 8);
+	return v;
+}
+
+static inline uint64_t plan_load(struct plan_state *s, uint64_t addr)
+{
+	uint64_t v = 0;
+
+	plan_copy(s, addr, &v, 8);
+	return v;
+}
+
+static inline uint64_t plan_muladd(const struct plan_op *op, uint64_t x)
+{
+	uint64_t v = x * op->a + op->b;
+
+	return op->c && v > op->c ? op->c : v;
+}
+
+/* Whether OP names only registers that exist and an opcode known here:
+ * the end of the plan otherwise. */
+static inline int plan_op_valid(const struct plan_op *op)
+{
+	return op->op != PLAN_END && op->op <= PLAN_XMM &&
+	       op->dst < PLAN_NREGS && op->src < PLAN_NREGS &&
+	       op->len < PLAN_NREGS;
+}
+
+static inline void plan_step(struct plan_state *s, const struct plan_op *op)
+{
+	uint64_t *r = s->r;
+
+	switch (op->op) {
+	case PLAN_ARG:
+		r[op->dst] = plan_arg(s, op->a);
+		break;
+	case PLAN_LOAD:
+		r[op->dst] = plan_load(s, r[op->src] + op->a);
+		break;
+	case PLAN_MULADD:
+		r[op->dst] = plan_muladd(op, r[op->src]);
+		break;
+	case PLAN_CSTR:
+		plan_chunk_cstr(s, r[op->src], plan_len(op->a));
+		break;
+	case PLAN_MEM:
+		plan_chunk_mem(s, r[op->src],
+			       plan_min(r[op->len], op->a ? plan_len(op->a) :
+							    PLAN_LEN_MAX));
+		break;
+	case PLAN_FIXED:
+		plan_chunk_mem(s, r[op->src], plan_len(op->a));
+		break;
+	case PLAN_STACK:
+		plan_chunk_mem(s, s->sp, plan_len(op->a));
+		break;
+	case PLAN_XMM:
+		plan_chunk_xmm(s);
+		break;
+	}
+}
+
+/* Run PLAN for a call whose integer argument registers are ARGS[0..5]
+ * (rdi rsi rdx rcx r8 r9), whose stack pointer at entry is SP, and whose
+ * xmm0..7 are at XMM (128 bytes, or NULL when not saved).  Append chunks
+ * (struct plan_chunk + bytes, plan.h) at OUT (8-byte aligned), at most
+ * ROOM bytes; return the bytes written.  COPY(CTX, ADDR, DST, LEN) copies
+ * up to LEN bytes from the program's memory and returns how many it could
+ * (short at unreadable memory; it never faults).  Stack argument slots
+ * (PLAN_ARG with A >= 6) are read through COPY at SP + 8 + 8 * (A - 6).
+ * A chunk never runs past ROOM: a copy that would is cut, its WANTED
+ * says what was asked and carries PLAN_CHUNK_CUT; a chunk whose header
+ * does not fit is left out. */
+static inline uint64_t plan_run(const struct plan_op *plan,
+				const uint64_t args[6], uint64_t sp,
+				const void *xmm, void *out, uint64_t room,
+				plan_copy_fn copy, void *ctx)
+{
+	struct plan_state s;
+
+	for (unsigned i = 0; i < PLAN_NREGS; i++) {
+		s.r[i] = 0;
+		__asm__ volatile("" ::: "memory");
+	}
+	s.args = args;
+	s.sp = sp;
+	s.xmm = xmm;
+	s.out = out;
+	s.room = room;
+	s.used = 0;
+	s.copy = copy;
+	s.ctx = ctx;
+	for (unsigned i = 0; i < PLAN_MAX_OPS && plan_op_valid(&plan[i]); i++)
+		plan_step(&s, &plan[i]);
+	return s.used;
+}
+
+/* The most bytes a chunk-making instruction OP appends: PLAN_UNBOUNDED
+ * for a PLAN_MEM of A = 0. */
+static inline uint64_t plan_op_bound(const struct plan_op *op)
+{
+	switch (op->op) {
+	case PLAN_MEM:
+		if (!op->a)
+			return PLAN_UNBOUNDED;
+		/* fall through */
+	case PLAN_CSTR:
+	case PLAN_FIXED:
+	case PLAN_STACK:
+		return plan_chunk_size(plan_len(op->a));
+	case PLAN_XMM:
+		return plan_chunk_size(128);
+	}
+	return 0;
+}
+
+/* The most bytes plan_run can append for PLAN, whatever the call's
+ * registers and memory: the recorder reserves it in the ring before
+ * running the plan, and then no chunk is ever cut.  PLAN_UNBOUNDED when
+ * a PLAN_MEM has A = 0 (the tracer's compiler never emits one).  Reads
+ * the same instructions plan_run would run. */
+static inline uint64_t plan_bound(const struct plan_op *plan)
+{
+	uint64_t sum = 0;
+
+	for (unsigned i = 0; i < PLAN_MAX_OPS && plan_op_valid(&plan[i]);
+	     i++) {
+		uint64_t b = plan_op_bound(&plan[i]);
+		if (b == PLAN_UNBOUNDED)
+			return PLAN_UNBOUNDED;
+		sum += b;
+	}
+	return sum;
+}
+
+#endif
