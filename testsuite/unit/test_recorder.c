@@ -29,6 +29,7 @@
 #include "recorder/plan.h"
 #include "recorder/planrun.h"
 #include "recorder/recblob.h"
+#include "recorder/recread.h"
 #include "recorder/ring.h"
 #include "rectramp.h"
 
@@ -50,6 +51,7 @@ enum func {
 	F_TAILER,
 	F_WIDE,
 	F_PAIR,
+	F_DRAINED,
 	NFUNC,
 };
 
@@ -106,6 +108,7 @@ static void rec_reset(struct recmap *m, uint64_t size)
 	s->max_record = size / 2 < 65536 ? size / 2 : 65536;
 	s->head = s->tail = 0;
 	s->records = s->full_traps = s->unhooked = s->unwound = 0;
+	s->drains = s->syncs = s->sync_seq = 0;
 	memset(&seen, 0, sizeof(seen));
 }
 
@@ -215,6 +218,13 @@ struct pair {
 __attribute__((noinline)) static struct pair pair(double x)
 {
 	return (struct pair){ x + 1, x * 2 };
+}
+
+/* Recorded with REC_FN_DRAIN: the tracer read its call before it
+ * ran. */
+__attribute__((noinline)) static uint64_t drained(void)
+{
+	return seen.calls[F_DRAINED];
 }
 
 /* Its call of strlen is a tail call (a jmp through the GOT). */
@@ -416,18 +426,15 @@ static void drain(void)
 	struct rec_shared *s = cur->sh;
 	uint64_t mask = s->size - 1;
 	uint64_t t = s->tail;
-	for (;;) {
-		struct rec_hdr *h = (void *)(cur->data + (t & mask));
-		if (__atomic_load_n(&h->commit, __ATOMIC_ACQUIRE) !=
-		    rec_commit_word(t))
-			break;
-		if (h->size < sizeof(*h) || h->size % REC_ALIGN ||
-		    (t & mask) + h->size > s->size) {
-			FAIL("record of %u bytes at %lu", h->size, t);
-			abort();
-		}
+	const struct rec_hdr *h;
+	int ok;
+	while ((ok = rec_record_at(cur->data, s->size, t, &h)) > 0) {
 		read_record(t, h);
 		t += h->size;
+	}
+	if (ok < 0) {
+		FAIL("a bad record at %lu (offset %lu)", t, t & mask);
+		abort();
 	}
 	__atomic_store_n(&s->tail, t, __ATOMIC_RELEASE);
 	__atomic_store_n(&seen.lock, 0, __ATOMIC_RELEASE);
@@ -481,7 +488,9 @@ static void check_drained(const char *what)
 	CHECK(s->unwound == seen.unwound + left,
 	      "%s: unwound %lu, tracer %lu + %lu left", what, s->unwound,
 	      seen.unwound, left);
-	CHECK(s->full_traps == seen.full_traps && s->syncs == seen.syncs);
+	/* The int3 at rec_blob_trap_full: a full ring or a drain. */
+	CHECK(s->full_traps + s->drains == seen.full_traps &&
+	      s->syncs == seen.syncs);
 	for (int i = 0; i < seen.nthread; i++)
 		CHECK(seen.t[i].depth == 0 || !strcmp(what, "longjmp"),
 		      "%s: %d calls never returned", what, seen.t[i].depth);
@@ -499,6 +508,7 @@ static void all_functions(struct recmap *m, uint32_t flags)
 	rec_func(m, F_TAILER, (void *)tailer, flags);
 	rec_func(m, F_WIDE, (void *)wide, flags);
 	rec_func(m, F_PAIR, (void *)pair, flags);
+	rec_func(m, F_DRAINED, (void *)drained, flags | REC_FN_DRAIN);
 }
 
 #define CALL(f, type, ...) (((type)got[f])(__VA_ARGS__))
@@ -512,10 +522,11 @@ static void calls_of_every_shape(void)
 		const char *s = strs[k % 4];
 		CHECK(CALL(F_STRLEN, size_t(*)(const char *), s) == strlen(s));
 		long a = k, b = -k, c = k * 3, d = 1L << 40, e = k ^ 5, f = 7;
-		CHECK(CALL(F_ADD8, long (*)(long, long, long, long, long,
-					    long, long, long),
-			   a, b, c, d, e, f, a + b, c * 2) ==
-		      add8(a, b, c, d, e, f, a + b, c * 2));
+		CHECK(CALL(F_ADD8,
+			   long (*)(long, long, long, long, long, long, long,
+				    long),
+			   a, b, c, d, e, f, a + b,
+			   c * 2) == add8(a, b, c, d, e, f, a + b, c * 2));
 		CHECK(CALL(F_HYP, double (*)(double, double, long), k * 0.5,
 			   k * 0.25, k) == expect_hyp(k));
 		CHECK(CALL(F_VSUM, double (*)(long, ...), 3, 1.0, 2.0, 3.0) ==
@@ -548,10 +559,16 @@ static void test_shapes(struct recmap *m, const char *where)
 	check_drained(where);
 	for (int i = F_STRLEN; i <= F_PAIR; i++)
 		if (i < F_JUMPER || i > F_TAILER)
-		CHECK(seen.calls[i] == (i == F_STRLEN ? 200 : 100) &&
-		      seen.returns[i] == seen.calls[i],
-		      "%s: func %d: %lu calls, %lu returns", where, i,
-		      seen.calls[i], seen.returns[i]);
+			CHECK(seen.calls[i] == (i == F_STRLEN ? 200 : 100) &&
+				      seen.returns[i] == seen.calls[i],
+			      "%s: func %d: %lu calls, %lu returns", where, i,
+			      seen.calls[i], seen.returns[i]);
+	/* REC_FN_DRAIN: the tracer has the call before the function runs,
+	 * and the trap is not counted as a full ring. */
+	rec_reset(m, RING_MAX);
+	CHECK(CALL(F_DRAINED, uint64_t(*)(void)) == 1);
+	check_drained(where);
+	CHECK(m->sh->drains == 1 && m->sh->full_traps == 0);
 	/* A tail call from a hooked function: strlen's call is marked so,
 	 * with tailer's site, and the one return is tailer's. */
 	rec_reset(m, RING_MAX);
@@ -561,8 +578,9 @@ static void test_shapes(struct recmap *m, const char *where)
 	      seen.log[1] == 200 + F_STRLEN && seen.log[2] == 300 + F_TAILER);
 	struct rec_call *c1 = (void *)m->data;
 	struct rec_call *c2 = (void *)(m->data + c1->h.size);
-	CHECK((c2->h.flags & REC_CALL_TAIL) && !(c2->h.flags & REC_CALL_HOOKED) &&
-	      c2->site == c1->site && c2->sp == c1->sp);
+	CHECK((c2->h.flags & REC_CALL_TAIL) &&
+	      !(c2->h.flags & REC_CALL_HOOKED) && c2->site == c1->site &&
+	      c2->sp == c1->sp);
 	/* Nesting: outer's call, strlen's call and return, outer's
 	 * return. */
 	rec_reset(m, RING_MAX);
@@ -626,8 +644,8 @@ static void *thread_main(void *arg)
 		if (CALL(F_ADD8,
 			 long (*)(long, long, long, long, long, long, long,
 				  long),
-			 k, 1, 2, 3, 4, 5, k + 1, 4) != add8(k, 1, 2, 3, 4, 5,
-							     k + 1, 4))
+			 k, 1, 2, 3, 4, 5, k + 1,
+			 4) != add8(k, 1, 2, 3, 4, 5, k + 1, 4))
 			FAIL("thread add8");
 	}
 	return NULL;
@@ -657,12 +675,11 @@ static void test_threads(struct recmap *m, int plan)
 	check_drained("threads");
 	CHECK(seen.nthread == NTHREAD);
 	CHECK(seen.calls[F_STRLEN] == NTHREAD * THREAD_CALLS &&
-	      seen.returns[F_STRLEN] == NTHREAD * THREAD_CALLS &&
-	      seen.calls[F_ADD8] == NTHREAD * THREAD_CALLS &&
-	      seen.returns[F_ADD8] == NTHREAD * THREAD_CALLS,
+		      seen.returns[F_STRLEN] == NTHREAD * THREAD_CALLS &&
+		      seen.calls[F_ADD8] == NTHREAD * THREAD_CALLS &&
+		      seen.returns[F_ADD8] == NTHREAD * THREAD_CALLS,
 	      "strlen %lu/%lu add8 %lu/%lu", seen.calls[F_STRLEN],
-	      seen.returns[F_STRLEN], seen.calls[F_ADD8],
-	      seen.returns[F_ADD8]);
+	      seen.returns[F_STRLEN], seen.calls[F_ADD8], seen.returns[F_ADD8]);
 	CHECK(seen.full_traps > 0 && m->sh->unhooked == 0);
 	printf("threads%s: %lu records, %lu full-ring traps, %lu pads\n",
 	       plan ? " (plans)" : "", seen.records, seen.full_traps,
@@ -770,6 +787,26 @@ static void measure(struct recmap *m)
 	rec_func(m, F_PROBE, (void *)probe, 0);
 }
 
+/* The reader takes a record only when its commit word names its
+ * position, and rejects one whose size does not fit. */
+static void test_reader(void)
+{
+	static uint64_t ring[64];
+	struct rec_hdr *h = (struct rec_hdr *)&ring[8];
+	const struct rec_hdr *got = NULL;
+	*h = (struct rec_hdr){ rec_commit_word(64), 16, REC_PAD, 0 };
+	CHECK(rec_record_at(ring, sizeof(ring), 64, &got) == 1 && got == h);
+	CHECK(rec_record_at(ring, sizeof(ring), 64 + 512, &got) == 0);
+	h->size = 24;
+	CHECK(rec_record_at(ring, sizeof(ring), 64, &got) == -EBADMSG);
+	*h = (struct rec_hdr){ rec_commit_word(64), 480, REC_PAD, 0 };
+	CHECK(rec_record_at(ring, sizeof(ring), 64, &got) == -EBADMSG);
+	*h = (struct rec_hdr){ rec_commit_word(64), 16, REC_CALL, 0 };
+	CHECK(rec_record_at(ring, sizeof(ring), 64, &got) == -EBADMSG);
+	*h = (struct rec_hdr){ rec_commit_word(64), 112, 9, 0 };
+	CHECK(rec_record_at(ring, sizeof(ring), 64, &got) == -EBADMSG);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -787,6 +824,7 @@ int main(void)
 	sigemptyset(&sa.sa_mask);
 	sigaddset(&sa.sa_mask, SIGALRM);
 	sigaction(SIGTRAP, &sa, NULL);
+	test_reader();
 	struct recmap a, b;
 	if (rec_map(&a) || rec_map(&b)) {
 		perror("mapping the recorder");

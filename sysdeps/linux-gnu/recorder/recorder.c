@@ -99,8 +99,8 @@ static uint64_t reserve(struct rec_shared *s, struct rec_shadow *sh,
 			pending_add(sh, 1);
 			continue;
 		}
-		if (__atomic_compare_exchange_n(&s->head, &h, h + pad + len,
-						0, __ATOMIC_ACQ_REL,
+		if (__atomic_compare_exchange_n(&s->head, &h, h + pad + len, 0,
+						__ATOMIC_ACQ_REL,
 						__ATOMIC_RELAXED)) {
 			if (pad)
 				put_pad(s, h, pad);
@@ -223,8 +223,8 @@ static int shadow_push(const struct rec_shared *s, struct rec_shadow *sh,
 
 /* Pop the entry whose stack pointer is SP and every one above it into
  * E; 0 if there is none. */
-static int shadow_pop(struct rec_shared *s, struct rec_shadow *sh,
-		      uint64_t sp, struct rec_shadow_entry *e)
+static int shadow_pop(struct rec_shared *s, struct rec_shadow *sh, uint64_t sp,
+		      struct rec_shadow_entry *e)
 {
 	for (;;) {
 		uint64_t w = __atomic_load_n(&sh->state, __ATOMIC_RELAXED);
@@ -356,8 +356,8 @@ static uint64_t tail_site(struct rec_shadow *sh, uint64_t sp)
 
 /* Hook the return of the call recorded at POS into R, if a shadow entry
  * can hold it. */
-static int hook(struct rec_shared *s, struct rec_shadow *sh,
-		struct rec_call *r, uint64_t pos)
+static int hook(struct rec_shared *s, struct rec_shadow *sh, struct rec_call *r,
+		uint64_t pos)
 {
 	struct rec_shadow_entry e = { r->site, r->sp, pos, r->func };
 	if (sh && shadow_push(s, sh, &e)) {
@@ -370,8 +370,7 @@ static int hook(struct rec_shared *s, struct rec_shadow *sh,
 }
 
 /* The bytes F's plan may add, within the record's limit. */
-static uint64_t plan_room(const struct rec_shared *s,
-			  const struct rec_func *fn)
+static uint64_t plan_room(const struct rec_shared *s, const struct rec_func *fn)
 {
 	if (!fn->plan)
 		return 0;
@@ -408,6 +407,10 @@ uint64_t rec_enter(struct rec_frame *f)
 	end(s, &res, &r->h, rec_align(sizeof(*r) + r->used));
 	if (hooked)
 		*slot = (uint64_t)rec_return;
+	if (fn->flags & REC_FN_DRAIN) {
+		__atomic_fetch_add(&s->drains, 1, __ATOMIC_RELAXED);
+		rec_trap_full();
+	}
 	return fn->target;
 }
 

@@ -54,7 +54,8 @@
 #define REC_SYNC_ROOM 512
 /* The positions of synchronous records. */
 #define REC_SYNC_BIT (1ull << 63)
-#define rec_align(n) (((uint64_t)(n) + REC_ALIGN - 1) & ~(uint64_t)(REC_ALIGN - 1))
+#define rec_align(n) \
+	(((uint64_t)(n) + REC_ALIGN - 1) & ~(uint64_t)(REC_ALIGN - 1))
 /* The commit word of the record at position POS: never 0, and another
  * position's never equals it. */
 #define rec_commit_word(pos) ((uint64_t)(pos) + 1)
@@ -131,8 +132,14 @@ struct rec_return {
 	uint64_t site; /* where it returned to */
 };
 
-/* rec_func.flags */
+/* rec_func.flags: REC_FN_RETURNS, record its returns (never for a
+ * function that returns twice, vfork or setjmp: the first return pops
+ * the shadow entry the second needs).  REC_FN_DRAIN, trap at
+ * rec_blob_trap_full after recording the call, so that the tracer
+ * drains the ring before the call runs (the exec family: at
+ * PTRACE_EVENT_EXEC the old memory is gone). */
 #define REC_FN_RETURNS 1
+#define REC_FN_DRAIN 2
 
 /* The function table, indexed by the number the entry trampoline loads
  * into r11.  PLAN: 0 or the address of a struct plan_op array ending
@@ -168,8 +175,9 @@ struct rec_shadow {
 	struct rec_shadow_entry e[];
 };
 #define REC_SLOT_FREE 1ull
-#define rec_shadow_size(depth) \
-	(sizeof(struct rec_shadow) + (uint64_t)(depth) * sizeof(struct rec_shadow_entry))
+#define rec_shadow_size(depth)       \
+	(sizeof(struct rec_shadow) + \
+	 (uint64_t)(depth) * sizeof(struct rec_shadow_entry))
 
 /* At rec_blob_rw.  The tracer fills the configuration before any GOT
  * slot points at a trampoline; the recorder only reads it. */
@@ -197,9 +205,9 @@ struct rec_shared {
 	uint64_t full_traps; /* int3s at rec_blob_trap_full */
 	uint64_t unhooked;   /* wanted returns not hooked (REC_CALL_NOSLOT) */
 	uint64_t unwound;    /* shadow entries dropped as gone */
+	uint64_t drains;     /* REC_FN_DRAIN traps at rec_blob_trap_full */
 	uint64_t syncs;	     /* records handed over at rec_blob_trap_sync */
 	uint64_t sync_seq;   /* the last synchronous record's number */
-	uint64_t pad1;
 
 	/* Written by the tracer. */
 	uint64_t tail __attribute__((aligned(64)));

@@ -84,8 +84,8 @@ static inline uint64_t rec_tsc(void)
 }
 
 /* A system call: it clobbers rcx and r11 only (and no vector register). */
-static inline long rec_syscall6(long nr, long a, long b, long c, long d,
-				long e, long f)
+static inline long rec_syscall6(long nr, long a, long b, long c, long d, long e,
+				long f)
 {
 	register long r10 __asm__("r10") = d;
 	register long r8 __asm__("r8") = e;
