@@ -123,9 +123,10 @@ static void give_back(struct rec_shared *s, uint64_t pos, uint64_t len,
 	put_pad(s, pos + used, len - used);
 }
 
+/* The first slot to look at for THREAD, of N (a power of two). */
 static uint64_t hash_thread(uint64_t thread, uint32_t n)
 {
-	return ((thread >> 4) * 0x9e3779b97f4a7c15ull >> 32) % n;
+	return ((thread >> 4) * 0x9e3779b97f4a7c15ull >> 32) & (n - 1);
 }
 
 static struct rec_shadow *slot_at(const struct rec_shared *s, uint64_t i)
@@ -133,10 +134,12 @@ static struct rec_shadow *slot_at(const struct rec_shared *s, uint64_t i)
 	return (struct rec_shadow *)(s->shadow + i * rec_shadow_size(s->depth));
 }
 
-/* THREAD's shadow stack, or NULL.  Only THREAD claims a slot for itself
- * (a handler of it may interrupt the claim), so looking along the probe
+/* THREAD's slot, or NULL.  Only THREAD claims a slot for itself (a
+ * handler of it may interrupt the claim), so looking along the probe
  * sequence up to the first never-used slot finds its slot if it has
- * one; only then is a slot claimed, the first never-used or freed. */
+ * one; only then is a slot claimed, the first never-used or freed (whose
+ * state and pending words the tracer left 0: a handler may use the slot
+ * as soon as the claim is made). */
 static struct rec_shadow *shadow_of(struct rec_shared *s, uint64_t thread,
 				    int claim)
 {
@@ -144,7 +147,7 @@ static struct rec_shadow *shadow_of(struct rec_shared *s, uint64_t thread,
 	if (!n || thread <= REC_SLOT_FREE)
 		return NULL;
 	uint64_t first = hash_thread(thread, n);
-	for (uint64_t k = 0, i = first; k < n; k++, i = (i + 1) % n) {
+	for (uint64_t k = 0, i = first; k < n; k++, i = (i + 1) & (n - 1)) {
 		struct rec_shadow *sh = slot_at(s, i);
 		uint64_t o = __atomic_load_n(&sh->owner, __ATOMIC_ACQUIRE);
 		if (o == thread)
@@ -152,16 +155,15 @@ static struct rec_shadow *shadow_of(struct rec_shared *s, uint64_t thread,
 		if (!o)
 			break;
 	}
-	for (uint64_t k = 0, i = first; claim && k < n; k++, i = (i + 1) % n) {
+	for (uint64_t k = 0, i = first; claim && k < n;
+	     k++, i = (i + 1) & (n - 1)) {
 		struct rec_shadow *sh = slot_at(s, i);
 		uint64_t o = __atomic_load_n(&sh->owner, __ATOMIC_ACQUIRE);
 		if ((o == 0 || o == REC_SLOT_FREE) &&
 		    __atomic_compare_exchange_n(&sh->owner, &o, thread, 0,
 						__ATOMIC_ACQ_REL,
-						__ATOMIC_ACQUIRE)) {
-			sh->state = 0;
+						__ATOMIC_ACQUIRE))
 			return sh;
-		}
 		if (o == thread)
 			return sh;
 	}

@@ -161,7 +161,7 @@ struct rec_shadow_entry {
 };
 
 /* A thread's slot: OWNER is its TCB (0: never used, REC_SLOT_FREE: the
- * tracer freed it).  Its shadow stack: STATE is the depth in the low 16
+ * tracer freed it, after it zeroed STATE and PENDING).  Its shadow stack: STATE is the depth in the low 16
  * bits and a count of changes above them, so that a handler that ran in
  * between makes the interrupted push or pop start again; the
  * rec_shared.depth entries follow.  PENDING counts the thread's writers
@@ -188,7 +188,7 @@ struct rec_shared {
 	uint64_t pid;	  /* for process_vm_readv; 0: getpid() */
 	uint64_t ftab;	  /* address of struct rec_func[nfunc] */
 	uint64_t shadow;  /* address of nslot shadow stacks */
-	uint32_t nslot;	  /* shadow stacks (threads at once) */
+	uint32_t nslot;	  /* slots (threads at once), a power of two */
 	uint32_t depth;	  /* entries per shadow stack, < 65536 */
 	uint64_t data;	  /* address of the ring's data */
 	uint64_t size;	  /* the ring's data bytes, a power of two */
