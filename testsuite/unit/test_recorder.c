@@ -124,7 +124,7 @@ static void fill_shared(struct recmap *m)
 	s->nslot = NSLOT;
 	s->depth = DEPTH;
 	s->data = (uint64_t)m->data;
-	s->stack_span = 64UL << 20;
+	s->stack_span = 8UL << 20;
 	rec_reset(m, RING_MAX);
 }
 

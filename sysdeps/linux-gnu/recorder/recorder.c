@@ -69,15 +69,18 @@ static void put_pad(struct rec_shared *s, uint64_t pos, uint64_t len)
 	publish(s, pos, h);
 }
 
-/* LEN bytes of the ring (a multiple of REC_ALIGN, at most size / 2):
- * their position.  A record that would straddle the end takes the rest
- * of the lap as a pad before it.  A full ring traps to the tracer.  SH
- * is the thread's slot, whose PENDING the caller counted itself in. */
+/* The thread's writers between reservation and commit, in its slot SH
+ * (one instruction: atomic against the thread's own handlers). */
 static void pending_add(struct rec_shadow *sh, long n)
 {
 	if (sh)
 		__asm__ volatile("addq %1, %0" : "+m"(sh->pending) : "er"(n));
 }
+
+/* LEN bytes of the ring (a multiple of REC_ALIGN, at most size / 2):
+ * their position.  A record that would straddle the end takes the rest
+ * of the lap as a pad before it.  A full ring traps to the tracer.  SH
+ * is the thread's slot, whose PENDING the caller counted itself in. */
 
 static uint64_t reserve(struct rec_shared *s, struct rec_shadow *sh,
 			uint64_t len)
