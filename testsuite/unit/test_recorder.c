@@ -29,6 +29,7 @@
 #include "recorder/plan.h"
 #include "recorder/planrun.h"
 #include "recorder/recblob.h"
+#include "recorder/reclayout.h"
 #include "recorder/recread.h"
 #include "recorder/ring.h"
 #include "rectramp.h"
@@ -55,13 +56,11 @@ enum func {
 	NFUNC,
 };
 
-/* The recorder's mapping: trampolines (a page), the blob, its RW part:
- * struct rec_shared (a page), the function table (a page), the plans (a
- * page), the shadow stacks, the ring's data. */
+/* The recorder's mapping (reclayout.h) in this process. */
 struct recmap {
+	struct rec_layout l;
 	uint8_t *base;
 	uint8_t *blob;
-	size_t len;
 	struct rec_shared *sh;
 	struct rec_func *ftab;
 	struct plan_op *plans;
@@ -93,66 +92,44 @@ static struct {
 	volatile int lock;
 } seen;
 
-static size_t shadow_bytes(void)
-{
-	return (NSLOT * rec_shadow_size(DEPTH) + PAGE - 1) & ~(PAGE - 1);
-}
-
 /* An empty ring of SIZE bytes, no thread's shadow stack, nothing seen. */
 static void rec_reset(struct recmap *m, uint64_t size)
 {
-	struct rec_shared *s = m->sh;
+	rec_shared_init(m->sh, &m->l, (uint64_t)m->base, (uint64_t)getpid());
 	memset(m->data, 0, size);
-	memset(m->shadow, 0, shadow_bytes());
-	s->size = size;
-	s->max_record = size / 2 < 65536 ? size / 2 : 65536;
-	s->head = s->tail = 0;
-	s->records = s->full_traps = s->unhooked = s->unwound = 0;
-	s->drains = s->syncs = s->sync_seq = 0;
+	memset(m->shadow, 0, m->l.data - m->l.shadow);
+	m->sh->size = size;
+	m->sh->max_record = size / 4 < 65536 ? size / 4 : 65536;
 	memset(&seen, 0, sizeof(seen));
 }
 
-static void fill_shared(struct recmap *m)
-{
-	struct rec_shared *s = m->sh;
-	s->magic = REC_MAGIC;
-	s->version = REC_VERSION;
-	s->nfunc = NFUNC;
-	s->pid = (uint64_t)getpid();
-	s->ftab = (uint64_t)m->ftab;
-	s->shadow = (uint64_t)m->shadow;
-	s->nslot = NSLOT;
-	s->depth = DEPTH;
-	s->data = (uint64_t)m->data;
-	s->stack_span = 8UL << 20;
-	rec_reset(m, RING_MAX);
-}
-
-/* Map the blob as the tracer will, trampolines first. */
+/* Map the blob as the tracer will (reclayout.h). */
 static int rec_map(struct recmap *m)
 {
-	size_t code = PAGE + rec_blob_rw;
-	m->len = code + 3 * PAGE + shadow_bytes() + RING_MAX;
-	m->base = mmap(NULL, m->len, PROT_READ | PROT_WRITE,
+	if (rec_layout_init(&m->l, NFUNC, NFUNC * 8 * sizeof(struct plan_op),
+			    NSLOT, DEPTH, RING_MAX))
+		return -1;
+	m->base = mmap(NULL, m->l.size, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m->base == MAP_FAILED)
 		return -1;
-	m->blob = m->base + PAGE;
+	m->blob = m->base + m->l.blob;
 	memcpy(m->blob, rec_blob, rec_blob_size);
 	for (uint32_t i = 0; i < NFUNC; i++) {
-		uint8_t *at = m->base + i * REC_TRAMP_SIZE;
+		uint8_t *at = m->base + m->l.tramp + i * REC_TRAMP_SIZE;
 		if (rec_tramp_write(at, (uint64_t)at, i,
 				    (uint64_t)m->blob + rec_blob_entry))
 			return -1;
 	}
-	if (mprotect(m->base, code, PROT_READ | PROT_EXEC))
+	if (mprotect(m->base, m->l.rw, PROT_READ | PROT_EXEC))
 		return -1;
-	m->sh = (struct rec_shared *)(m->blob + rec_blob_rw);
-	m->ftab = (struct rec_func *)((uint8_t *)m->sh + PAGE);
-	m->plans = (struct plan_op *)((uint8_t *)m->ftab + PAGE);
-	m->shadow = (uint8_t *)m->plans + PAGE;
-	m->data = m->shadow + shadow_bytes();
-	fill_shared(m);
+	m->sh = (struct rec_shared *)(m->base + m->l.rw);
+	m->ftab = (struct rec_func *)(m->base + m->l.ftab);
+	m->plans = (struct plan_op *)(m->base + m->l.plans);
+	m->shadow = m->base + m->l.shadow;
+	m->data = m->base + m->l.data;
+	rec_reset(m, RING_MAX);
+	CHECK(m->sh == (struct rec_shared *)(m->blob + rec_blob_rw));
 	return 0;
 }
 
@@ -163,7 +140,7 @@ static void rec_func(struct recmap *m, int i, void *target, uint32_t flags)
 	m->ftab[i].plan = 0;
 	m->ftab[i].bound = 0;
 	m->ftab[i].flags = flags;
-	got[i] = m->base + i * REC_TRAMP_SIZE;
+	got[i] = m->base + m->l.tramp + i * REC_TRAMP_SIZE;
 }
 
 /* Function I runs PLAN (at most 8 instructions). */
@@ -826,6 +803,15 @@ int main(void)
 	sigaddset(&sa.sa_mask, SIGALRM);
 	sigaction(SIGTRAP, &sa, NULL);
 	test_reader();
+	struct rec_layout l;
+	CHECK(rec_layout_init(&l, 3, 0, 6, 8, 1 << 20) == -EINVAL &&
+	      rec_layout_init(&l, 3, 0, 8, 8, 3 << 20) == -EINVAL &&
+	      rec_layout_init(&l, 3, 0, 8, 65536, 1 << 20) == -EINVAL);
+	CHECK(rec_layout_init(&l, 300, 100, 8, 8, 1 << 20) == 0 &&
+	      l.blob == 2 * PAGE && l.rw == l.blob + rec_blob_rw &&
+	      l.ftab == l.rw + PAGE && l.plans == l.ftab + 3 * PAGE &&
+	      l.shadow == l.plans + PAGE && l.data % PAGE == 0 &&
+	      l.size == l.data + (1 << 20));
 	struct recmap a, b;
 	if (rec_map(&a) || rec_map(&b)) {
 		perror("mapping the recorder");
