@@ -570,6 +570,45 @@ static void test_shapes(struct recmap *m, const char *where)
 
 /* The site in the record is the return address the callee sees when
  * the return is not hooked; hooked, the callee sees the trampoline. */
+/* A plan bound beyond max_record: the chunks stop at the record's room,
+ * the call says so, and a bad pointer costs an empty chunk, not a
+ * fault. */
+static void test_cut(struct recmap *m)
+{
+	cur = m;
+	rec_reset(m, RING_MAX);
+	all_functions(m, REC_FN_RETURNS);
+	struct plan_op cstr[] = { { .op = PLAN_ARG, .dst = 0, .a = 0 },
+				  { .op = PLAN_CSTR, .src = 0, .a = 1000 },
+				  { .op = PLAN_END } };
+	rec_plan(m, F_OUTER, cstr, 3);
+	m->sh->max_record = sizeof(struct rec_call) + 64;
+	static char big[2000];
+	memset(big, 'x', sizeof(big) - 1);
+	CHECK(CALL(F_OUTER, long (*)(const char *), big) == sizeof(big));
+	/* probe ignores its argument, a pointer to nothing. */
+	rec_plan(m, F_PROBE, cstr, 3);
+	CALL(F_PROBE, uint64_t(*)(const char *), (const char *)16);
+	drain();
+	const struct rec_call *r = (const void *)m->data;
+	const struct plan_chunk *c = (const void *)(r + 1);
+	CHECK(r->func == F_OUTER && (r->h.flags & REC_CALL_CUT) &&
+	      r->used == 64 && c->len == 48 && c->addr == (uint64_t)big &&
+	      (c->wanted & PLAN_CHUNK_CUT));
+	/* The probe's call: after outer's and strlen's calls and returns. */
+	const struct rec_hdr *h = (const void *)m->data;
+	for (int i = 0; i < 4 && h->size; i++)
+		h = (const void *)((const char *)h + h->size);
+	r = (const void *)h;
+	CHECK(h->type == REC_CALL && r->func == F_PROBE);
+	c = (const void *)(r + 1);
+	CHECK(r->used == sizeof(*c) && c->addr == 16 && c->len == 0 &&
+	      c->wanted != 0);
+	check_drained("cut");
+	memset(m->plans, 0, PAGE);
+	all_functions(m, REC_FN_RETURNS);
+}
+
 static void test_site(struct recmap *m)
 {
 	cur = m;
@@ -821,6 +860,7 @@ int main(void)
 	test_shapes(&a, "first copy");
 	test_shapes(&b, "second copy");
 	test_site(&a);
+	test_cut(&a);
 	test_longjmp(&a);
 	test_threads(&a, 0);
 	test_threads(&a, 1);
