@@ -55,8 +55,8 @@ static inline uint64_t plan_min(uint64_t a, uint64_t b)
 }
 
 /* COPY, trusted no further than LEN. */
-static inline uint64_t plan_copy(struct plan_state *s, uint64_t addr,
-				 void *dst, uint64_t len)
+static inline uint64_t plan_copy(struct plan_state *s, uint64_t addr, void *dst,
+				 uint64_t len)
 {
 	if (!len)
 		return 0;
@@ -311,8 +311,7 @@ static inline uint64_t plan_bound(const struct plan_op *plan)
 {
 	uint64_t sum = 0;
 
-	for (unsigned i = 0; i < PLAN_MAX_OPS && plan_op_valid(&plan[i]);
-	     i++) {
+	for (unsigned i = 0; i < PLAN_MAX_OPS && plan_op_valid(&plan[i]); i++) {
 		uint64_t b = plan_op_bound(&plan[i]);
 		if (b == PLAN_UNBOUNDED)
 			return PLAN_UNBOUNDED;
