@@ -53,6 +53,8 @@ enum func {
 	F_WIDE,
 	F_PAIR,
 	F_DRAINED,
+	F_LOSE,
+	F_RECURSE,
 	NFUNC,
 };
 
@@ -85,7 +87,7 @@ static struct {
 	struct thread_model t[NTHREAD + 2];
 	int nthread;
 	uint64_t calls[NFUNC], returns[NFUNC], records, pads, unwound;
-	uint64_t full_traps, syncs;
+	uint64_t full_traps, syncs, lost;
 	/* The (type, func) of the first records, for the nesting test. */
 	int log[16];
 	int nlog;
@@ -202,6 +204,36 @@ __attribute__((noinline)) static struct pair pair(double x)
 __attribute__((noinline)) static uint64_t drained(void)
 {
 	return seen.calls[F_DRAINED];
+}
+
+static uint64_t tcb(void)
+{
+	uint64_t v;
+	__asm__ volatile("mov %%fs:0, %0" : "=r"(v));
+	return v;
+}
+
+/* Frees its own thread's slot, as a tracer that lost track of the
+ * thread would: its return finds no shadow entry. */
+__attribute__((noinline)) static long lose(long v)
+{
+	for (int i = 0; i < NSLOT; i++) {
+		struct rec_shadow *sh =
+			(void *)(cur->shadow + i * rec_shadow_size(DEPTH));
+		if (sh->owner == tcb()) {
+			sh->state = sh->pending = 0;
+			sh->owner = REC_SLOT_FREE;
+		}
+	}
+	return v * 3;
+}
+
+/* N calls deep through the GOT. */
+__attribute__((noinline)) static long recurse(long n)
+{
+	long r = n ? ((long (*)(long))got[F_RECURSE])(n - 1) + 1 : 0;
+	__asm__ volatile("" ::: "memory");
+	return r;
 }
 
 /* Its call of strlen is a tail call (a jmp through the GOT). */
@@ -430,6 +462,29 @@ static void read_sync(const struct rec_hdr *h)
 	__atomic_store_n(&seen.lock, 0, __ATOMIC_RELEASE);
 }
 
+/* A return with no shadow entry: what DESIGN.md says the tracer does,
+ * resume at the site of the thread's pending call whose stack pointer is
+ * rdi, with the value rec_return saved. */
+static void on_lost(greg_t *g)
+{
+	drain();
+	uint64_t sp = g[REG_RDI];
+	struct thread_model *m = model_of(tcb());
+	int i = m->depth;
+	while (i && m->p[i - 1].sp != sp)
+		i--;
+	if (!i) {
+		FAIL("a lost return of no pending call");
+		abort();
+	}
+	g[REG_RIP] = m->p[i - 1].site;
+	g[REG_RSP] = sp + 8;
+	g[REG_RAX] = *(uint64_t *)(sp - 40);
+	g[REG_RDX] = *(uint64_t *)(sp - 32);
+	m->depth = i - 1;
+	seen.lost++;
+}
+
 /* The tracer's side of the recorder's traps: a SIGTRAP just after the
  * int3 at rec_blob_trap_full (drain) or at rec_blob_trap_sync (drain,
  * then read the record at rdi). */
@@ -438,6 +493,10 @@ static void on_trap(int sig, siginfo_t *si, void *uc)
 	(void)sig, (void)si;
 	greg_t *g = ((ucontext_t *)uc)->uc_mcontext.gregs;
 	uint64_t ip = g[REG_RIP] - 1 - (uint64_t)cur->blob;
+	if (ip == rec_blob_trap_lost) {
+		on_lost(g);
+		return;
+	}
 	if (ip != rec_blob_trap_full && ip != rec_blob_trap_sync) {
 		FAIL("SIGTRAP at %llx", g[REG_RIP]);
 		abort();
@@ -486,6 +545,8 @@ static void all_functions(struct recmap *m, uint32_t flags)
 	rec_func(m, F_WIDE, (void *)wide, flags);
 	rec_func(m, F_PAIR, (void *)pair, flags);
 	rec_func(m, F_DRAINED, (void *)drained, flags | REC_FN_DRAIN);
+	rec_func(m, F_LOSE, (void *)lose, flags);
+	rec_func(m, F_RECURSE, (void *)recurse, flags);
 }
 
 #define CALL(f, type, ...) (((type)got[f])(__VA_ARGS__))
@@ -570,6 +631,27 @@ static void test_shapes(struct recmap *m, const char *where)
 
 /* The site in the record is the return address the callee sees when
  * the return is not hooked; hooked, the callee sees the trampoline. */
+/* A return whose shadow entry is gone traps; the tracer's repair
+ * returns to the caller with the value.  A recursion deeper than the
+ * shadow stack leaves the deeper returns unhooked, not failed. */
+static void test_lost(struct recmap *m)
+{
+	cur = m;
+	rec_reset(m, RING_MAX);
+	all_functions(m, REC_FN_RETURNS);
+	CHECK(CALL(F_LOSE, long (*)(long), 14) == 42);
+	CHECK(CALL(F_STRLEN, size_t(*)(const char *), "after") == 5);
+	check_drained("lost");
+	CHECK(seen.lost == 1 && seen.calls[F_LOSE] == 1 &&
+	      seen.returns[F_LOSE] == 0 && seen.returns[F_STRLEN] == 1);
+	rec_reset(m, RING_MAX);
+	CHECK(CALL(F_RECURSE, long (*)(long), 99) == 99);
+	check_drained("deep");
+	CHECK(seen.calls[F_RECURSE] == 100 &&
+	      seen.returns[F_RECURSE] == DEPTH &&
+	      m->sh->unhooked == 100 - DEPTH);
+}
+
 /* A plan bound beyond max_record: the chunks stop at the record's room,
  * the call says so, and a bad pointer costs an empty chunk, not a
  * fault. */
@@ -861,6 +943,7 @@ int main(void)
 	test_shapes(&b, "second copy");
 	test_site(&a);
 	test_cut(&a);
+	test_lost(&a);
 	test_longjmp(&a);
 	test_threads(&a, 0);
 	test_threads(&a, 1);
