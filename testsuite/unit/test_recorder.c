@@ -376,7 +376,8 @@ static void log_record(int type, uint32_t func)
  * before the ring's records that came before it. */
 static void on_call(uint64_t pos, const struct rec_call *r)
 {
-	CHECK(r->func < NFUNC && r->thread && r->tsc && r->sp && r->site);
+	CHECK(r->func < NFUNC && r->thread && r->sp && r->site);
+	CHECK(!r->tsc == !(cur->sh->options & REC_OPT_TSC));
 	if (r->func >= NFUNC)
 		return;
 	seen.calls[r->func]++;
@@ -840,13 +841,15 @@ static void test_signals(struct recmap *m)
 	       handler_calls, n, seen.full_traps, seen.syncs);
 }
 
-/* ns per strlen call made through GOT slot F (the median of 5 runs). */
-static double ns_per_call(int f, int n)
+/* ns per strlen call made through GOT slot F, with the recorder's
+ * OPTIONS (the median of 5 runs). */
+static double ns_per_call(int f, int n, uint64_t options)
 {
 	double best[5];
 	const char *s = "hello, world";
 	for (int r = 0; r < 5; r++) {
 		rec_reset(cur, 1UL << 20);
+		cur->sh->options = options;
 		double t0 = now();
 		for (int k = 0; k < n; k++)
 			CALL(f, size_t(*)(const char *), s);
@@ -873,16 +876,25 @@ static void measure(struct recmap *m)
 				  { .op = PLAN_CSTR, .src = 0, .a = 64 },
 				  { .op = PLAN_END } };
 	int n = 200000;
-	double base = ns_per_call(NFUNC - 1, n);
+	double base = ns_per_call(NFUNC - 1, n, REC_OPT_TSC);
 	rec_func(m, F_STRLEN, (void *)strlen, 0);
-	double entry = ns_per_call(F_STRLEN, n);
+	double entry = ns_per_call(F_STRLEN, n, REC_OPT_TSC);
 	rec_func(m, F_STRLEN, (void *)strlen, REC_FN_RETURNS);
-	double both = ns_per_call(F_STRLEN, n);
+	double both = ns_per_call(F_STRLEN, n, REC_OPT_TSC);
 	rec_plan(m, F_STRLEN, cstr, 3);
-	double plan = ns_per_call(F_STRLEN, n);
+	double plan = ns_per_call(F_STRLEN, n, REC_OPT_TSC);
 	printf("strlen, ns per call: untraced %.1f, entry only %.1f, "
 	       "entry+return %.1f, entry+return+CSTR plan %.1f\n",
 	       base, entry, both, plan);
+	/* The same without time stamps. */
+	m->ftab[F_STRLEN].plan = 0;
+	rec_func(m, F_STRLEN, (void *)strlen, 0);
+	entry = ns_per_call(F_STRLEN, n, 0);
+	rec_func(m, F_STRLEN, (void *)strlen, REC_FN_RETURNS);
+	both = ns_per_call(F_STRLEN, n, 0);
+	printf("strlen, no time stamps, ns per call: entry only %.1f, "
+	       "entry+return %.1f\n",
+	       entry, both);
 	rec_func(m, F_PROBE, (void *)probe, 0);
 }
 

@@ -56,4 +56,5 @@ void rec_shared_init(struct rec_shared *s, const struct rec_layout *l,
 	s->size = l->ring;
 	s->max_record = l->ring / 4 < RECORD_MAX ? l->ring / 4 : RECORD_MAX;
 	s->stack_span = STACK_SPAN;
+	s->options = REC_OPT_TSC;
 }

@@ -36,8 +36,8 @@ int rec_layout_init(struct rec_layout *l, uint32_t nfunc, uint64_t plan_bytes,
 		    uint32_t nslot, uint32_t depth, uint64_t ring);
 
 /* Fill S, the configuration of the region L at BASE in process PID
- * (max_record a quarter of the ring, at most 64 KiB; stack_span 8 MiB);
- * the counters, head and tail start at 0. */
+ * (max_record a quarter of the ring, at most 64 KiB; stack_span 8 MiB;
+ * time stamps on); the counters, head and tail start at 0. */
 void rec_shared_init(struct rec_shared *s, const struct rec_layout *l,
 		     uint64_t base, uint64_t pid);
 

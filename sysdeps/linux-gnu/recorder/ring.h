@@ -109,7 +109,7 @@ enum rec_reg {
 struct rec_call {
 	struct rec_hdr h;
 	uint64_t thread; /* the thread's TCB, %fs:0 */
-	uint64_t tsc;	 /* rdtsc at the entry */
+	uint64_t tsc;	 /* rdtsc at the entry (REC_OPT_TSC), or 0 */
 	uint32_t func;	 /* index in the function table */
 	uint32_t used;	 /* bytes of chunks that follow */
 	uint64_t site;	 /* the return address: the call site's end */
@@ -179,6 +179,10 @@ struct rec_shadow {
 	(sizeof(struct rec_shadow) + \
 	 (uint64_t)(depth) * sizeof(struct rec_shadow_entry))
 
+/* rec_shared.options: REC_OPT_TSC, records carry rdtsc (else 0: the
+ * tracer shows no time, no -t, -r, -T or -c). */
+#define REC_OPT_TSC 1
+
 /* At rec_blob_rw.  The tracer fills the configuration before any GOT
  * slot points at a trampoline; the recorder only reads it. */
 struct rec_shared {
@@ -197,7 +201,8 @@ struct rec_shared {
 	/* A stack pointer more than this above a shadow entry's is on
 	 * another stack (a sigaltstack), not an unwinding of it. */
 	uint64_t stack_span;
-	uint64_t pad0[4];
+	uint64_t options; /* REC_OPT_* */
+	uint64_t pad0[3];
 
 	/* Written by the recorder. */
 	uint64_t head __attribute__((aligned(64)));
