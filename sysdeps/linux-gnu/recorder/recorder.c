@@ -336,8 +336,9 @@ static void run_plan(struct rec_shared *s, const struct rec_func *fn,
 		r->h.flags |= REC_CALL_CUT;
 }
 
-/* The time stamp, when the tracer wants one (rdtsc costs about 20 ns on
- * a virtual machine: a fifth of a recorded call and return). */
+/* The time stamp, when the tracer wants one (rdtsc alone takes about
+ * 20 ns on this virtual machine; within a recorded call it overlaps the
+ * rest, and saves 0 to 10 ns). */
 static uint64_t stamp(const struct rec_shared *s)
 {
 	return s->options & REC_OPT_TSC ? rec_tsc() : 0;
