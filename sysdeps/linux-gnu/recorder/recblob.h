@@ -1,0 +1,31 @@
+/* The --fast recorder blob, as the tracer embeds it (recblob.c, generated
+ * at build time by recorder/mkblob from recorder.c and ARCH/recentry.S).
+ *
+ * The tracer copies rec_blob to the start of an RX mapping in the traced
+ * process and maps the RW part at rec_blob_rw from that start; the blob
+ * finds the RW part there, by its own position (DESIGN.md, "The
+ * recorder").  The offsets are from the blob's first byte. */
+#ifndef LTRACE_RECORDER_RECBLOB_H
+#define LTRACE_RECORDER_RECBLOB_H
+
+#include <stdint.h>
+
+extern const unsigned char rec_blob[];
+extern const uint64_t rec_blob_size;
+/* Where the entry trampolines jump (r11 = the function's index). */
+extern const uint64_t rec_blob_entry;
+/* The address the hooked calls return to. */
+extern const uint64_t rec_blob_return;
+/* The int3 of a full ring: a SIGTRAP with the IP at rec_blob_trap_full +
+ * 1 asks the tracer to drain the ring and resume the thread. */
+extern const uint64_t rec_blob_trap_full;
+/* The int3 of a record handed over synchronously (ring.h): at a SIGTRAP
+ * with the IP at rec_blob_trap_sync + 1, rdi is the record's address. */
+extern const uint64_t rec_blob_trap_sync;
+/* The int3 of a return with no shadow entry (recentry.S says what the
+ * tracer does there). */
+extern const uint64_t rec_blob_trap_lost;
+/* The RW part: struct rec_shared (ring.h), page-aligned. */
+extern const uint64_t rec_blob_rw;
+
+#endif

@@ -1,0 +1,44 @@
+/* The --fast recorder's mapping, as the tracer lays it out (DESIGN.md,
+ * "The recorder"): one region of the traced process,
+ *
+ *	[trampolines][blob][RW: rec_shared | function table | plans |
+ *			    shadow slots | ring data]
+ *
+ * the first two read and execute, the rest read and write.  The blob
+ * finds the RW part at rec_blob_rw from its start; the trampolines jump
+ * into the blob with a rel32, so they sit right before it. */
+#ifndef LTRACE_RECORDER_RECLAYOUT_H
+#define LTRACE_RECORDER_RECLAYOUT_H
+
+#include <stdint.h>
+
+#include "recorder/ring.h"
+
+/* Offsets from the region's start, and sizes. */
+struct rec_layout {
+	uint32_t nfunc, nslot, depth;
+	uint64_t ring;	 /* the ring's data bytes */
+	uint64_t tramp;	 /* the trampolines: REC_TRAMP_SIZE each */
+	uint64_t blob;	 /* the blob; [0, rw) is RX */
+	uint64_t rw;	 /* struct rec_shared */
+	uint64_t ftab;	 /* struct rec_func[nfunc] */
+	uint64_t plans;	 /* PLAN_BYTES for the plans */
+	uint64_t shadow; /* nslot slots of depth entries */
+	uint64_t data;	 /* the ring's data */
+	uint64_t size;	 /* the whole region */
+};
+
+/* Lay out a region for NFUNC functions whose plans take PLAN_BYTES, NSLOT
+ * threads at once (a power of two) with DEPTH hooked calls each (less
+ * than 65536), and a ring of RING bytes (a power of two, at least 4
+ * pages).  0, or -EINVAL for a size out of those bounds. */
+int rec_layout_init(struct rec_layout *l, uint32_t nfunc, uint64_t plan_bytes,
+		    uint32_t nslot, uint32_t depth, uint64_t ring);
+
+/* Fill S, the configuration of the region L at BASE in process PID
+ * (max_record a quarter of the ring, at most 64 KiB; stack_span 8 MiB;
+ * time stamps on); the counters, head and tail start at 0. */
+void rec_shared_init(struct rec_shared *s, const struct rec_layout *l,
+		     uint64_t base, uint64_t pid);
+
+#endif

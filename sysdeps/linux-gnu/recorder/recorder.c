@@ -1,0 +1,463 @@
+/* The --fast recorder (issue 12; DESIGN.md, "The recorder"): the C half
+ * of the blob the tracer maps into the traced process.  Freestanding
+ * (no libc), position-independent and relocation-free: every symbol is
+ * hidden, so each reference is RIP-relative, and the RW part (struct
+ * rec_shared, at the linker script's rec_rw) is found the same way.
+ *
+ * rec_enter records a call and picks its target; rec_leave records a
+ * return and gives the original return address.  Both run on the
+ * program's stack, in any thread, and may be interrupted anywhere by a
+ * signal handler of the same thread that makes traced calls: the ring
+ * is shared through compare-and-swap, and the thread's shadow stack
+ * through a state word that any push or pop changes (ring.h). */
+#pragma GCC visibility push(hidden)
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "recarch.h"
+#include "recorder/plan.h"
+#include "recorder/planrun.h"
+#include "recorder/ring.h"
+
+extern struct rec_shared rec_rw;
+extern char rec_return[];
+void rec_trap_full(void);
+void rec_trap_sync(struct rec_hdr *h);
+void rec_trap_lost(uint64_t sp) __attribute__((noreturn));
+uint64_t rec_enter(struct rec_frame *f);
+uint64_t rec_leave(struct rec_rframe *f);
+void *memcpy(void *dst, const void *src, size_t n);
+void *memset(void *dst, int c, size_t n);
+
+/* The compiler may call these for copies and clears of structs. */
+void *memcpy(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+	while (n--)
+		*d++ = *s++;
+	return dst;
+}
+
+void *memset(void *dst, int c, size_t n)
+{
+	unsigned char *d = dst;
+	while (n--)
+		*d++ = (unsigned char)c;
+	return dst;
+}
+
+static void *ring_at(const struct rec_shared *s, uint64_t pos)
+{
+	return (char *)s->data + (pos & (s->size - 1));
+}
+
+static void publish(struct rec_shared *s, uint64_t pos, struct rec_hdr *h)
+{
+	if (h->type != REC_PAD)
+		__atomic_fetch_add(&s->records, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->commit, rec_commit_word(pos), __ATOMIC_RELEASE);
+}
+
+static void put_pad(struct rec_shared *s, uint64_t pos, uint64_t len)
+{
+	struct rec_hdr *h = ring_at(s, pos);
+	h->size = (uint32_t)len;
+	h->type = REC_PAD;
+	h->flags = 0;
+	publish(s, pos, h);
+}
+
+/* The thread's writers between reservation and commit, in its slot SH
+ * (one instruction: atomic against the thread's own handlers). */
+static void pending_add(struct rec_shadow *sh, long n)
+{
+	if (sh)
+		__asm__ volatile("addq %1, %0" : "+m"(sh->pending) : "er"(n));
+}
+
+/* LEN bytes of the ring (a multiple of REC_ALIGN, at most size / 2):
+ * their position.  A record that would straddle the end takes the rest
+ * of the lap as a pad before it.  A full ring traps to the tracer.  SH
+ * is the thread's slot, whose PENDING the caller counted itself in. */
+
+static uint64_t reserve(struct rec_shared *s, struct rec_shadow *sh,
+			uint64_t len)
+{
+	uint64_t size = s->size;
+	for (;;) {
+		/* TAIL first: a later HEAD is never below it. */
+		uint64_t t = __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE);
+		uint64_t h = __atomic_load_n(&s->head, __ATOMIC_RELAXED);
+		uint64_t off = h & (size - 1);
+		uint64_t pad = off + len > size ? size - off : 0;
+		if (h + pad + len - t > size) {
+			__atomic_fetch_add(&s->full_traps, 1, __ATOMIC_RELAXED);
+			/* A signal is often delivered as the tracer resumes
+			 * the thread: its handler need not take the slow
+			 * way, as nothing is reserved yet. */
+			pending_add(sh, -1);
+			rec_trap_full();
+			pending_add(sh, 1);
+			continue;
+		}
+		if (__atomic_compare_exchange_n(&s->head, &h, h + pad + len, 0,
+						__ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED)) {
+			if (pad)
+				put_pad(s, h, pad);
+			return h + pad;
+		}
+	}
+}
+
+/* The record at POS reserved LEN bytes and uses USED (both multiples of
+ * REC_ALIGN): give the rest back, by moving HEAD back if nobody
+ * reserved after it, else as a pad. */
+static void give_back(struct rec_shared *s, uint64_t pos, uint64_t len,
+		      uint64_t used)
+{
+	uint64_t end = pos + len;
+	if (used == len ||
+	    __atomic_compare_exchange_n(&s->head, &end, pos + used, 0,
+					__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return;
+	put_pad(s, pos + used, len - used);
+}
+
+/* The first slot to look at for THREAD, of N (a power of two). */
+static uint64_t hash_thread(uint64_t thread, uint32_t n)
+{
+	return ((thread >> 4) * 0x9e3779b97f4a7c15ull >> 32) & (n - 1);
+}
+
+static struct rec_shadow *slot_at(const struct rec_shared *s, uint64_t i)
+{
+	return (struct rec_shadow *)(s->shadow + i * rec_shadow_size(s->depth));
+}
+
+/* THREAD's slot, or NULL.  Only THREAD claims a slot for itself (a
+ * handler of it may interrupt the claim), so looking along the probe
+ * sequence up to the first never-used slot finds its slot if it has
+ * one; only then is a slot claimed, the first never-used or freed (whose
+ * state and pending words the tracer left 0: a handler may use the slot
+ * as soon as the claim is made). */
+static struct rec_shadow *shadow_of(struct rec_shared *s, uint64_t thread,
+				    int claim)
+{
+	uint32_t n = s->nslot;
+	if (!n || thread <= REC_SLOT_FREE)
+		return NULL;
+	uint64_t first = hash_thread(thread, n);
+	for (uint64_t k = 0, i = first; k < n; k++, i = (i + 1) & (n - 1)) {
+		struct rec_shadow *sh = slot_at(s, i);
+		uint64_t o = __atomic_load_n(&sh->owner, __ATOMIC_ACQUIRE);
+		if (o == thread)
+			return sh;
+		if (!o)
+			break;
+	}
+	for (uint64_t k = 0, i = first; claim && k < n;
+	     k++, i = (i + 1) & (n - 1)) {
+		struct rec_shadow *sh = slot_at(s, i);
+		uint64_t o = __atomic_load_n(&sh->owner, __ATOMIC_ACQUIRE);
+		if ((o == 0 || o == REC_SLOT_FREE) &&
+		    __atomic_compare_exchange_n(&sh->owner, &o, thread, 0,
+						__ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE))
+			return sh;
+		if (o == thread)
+			return sh;
+	}
+	return NULL;
+}
+
+static uint64_t state_next(uint64_t w, uint64_t depth)
+{
+	return ((w >> 16) + 1) << 16 | depth;
+}
+
+/* Whether the entry at SP is of a frame gone below a stack pointer of
+ * HERE (a longjmp or an exception left it, or a TCB was reused): at or
+ * below HERE (below only, if not INCLUSIVE), on the same stack. */
+static int gone(const struct rec_shared *s, uint64_t sp, uint64_t here,
+		int inclusive)
+{
+	if (sp > here || (sp == here && !inclusive))
+		return 0;
+	return here - sp <= s->stack_span;
+}
+
+/* Drop the entries on top of SH that the stack pointer HERE says are
+ * gone. */
+static void shadow_resync(struct rec_shared *s, struct rec_shadow *sh,
+			  uint64_t here, int inclusive)
+{
+	for (;;) {
+		uint64_t w = __atomic_load_n(&sh->state, __ATOMIC_RELAXED);
+		uint64_t d = w & 0xffff, n = d;
+		while (n && gone(s, sh->e[n - 1].sp, here, inclusive))
+			n--;
+		if (n == d)
+			return;
+		if (rec_local_cas(&sh->state, w, state_next(w, n))) {
+			__atomic_fetch_add(&s->unwound, d - n,
+					   __ATOMIC_RELAXED);
+			return;
+		}
+	}
+}
+
+/* Push E; a handler that pushed or popped between the write and the
+ * state's change makes it write again. */
+static int shadow_push(const struct rec_shared *s, struct rec_shadow *sh,
+		       const struct rec_shadow_entry *e)
+{
+	for (;;) {
+		uint64_t w = __atomic_load_n(&sh->state, __ATOMIC_RELAXED);
+		uint64_t d = w & 0xffff;
+		if (d >= s->depth)
+			return 0;
+		sh->e[d] = *e;
+		__asm__ volatile("" ::: "memory");
+		if (rec_local_cas(&sh->state, w, state_next(w, d + 1)))
+			return 1;
+	}
+}
+
+/* Pop the entry whose stack pointer is SP and every one above it into
+ * E; 0 if there is none. */
+static int shadow_pop(struct rec_shared *s, struct rec_shadow *sh, uint64_t sp,
+		      struct rec_shadow_entry *e)
+{
+	for (;;) {
+		uint64_t w = __atomic_load_n(&sh->state, __ATOMIC_RELAXED);
+		uint64_t d = w & 0xffff, n = d;
+		while (n && sh->e[n - 1].sp != sp)
+			n--;
+		if (!n)
+			return 0;
+		*e = sh->e[n - 1];
+		__asm__ volatile("" ::: "memory");
+		if (rec_local_cas(&sh->state, w, state_next(w, n - 1))) {
+			if (d > n)
+				__atomic_fetch_add(&s->unwound, d - n,
+						   __ATOMIC_RELAXED);
+			return 1;
+		}
+	}
+}
+
+/* The plan's copy primitive: the recorder reads its own process's
+ * memory with process_vm_readv, so a bad address fails with EFAULT
+ * instead of faulting.  The pid is the tracer's word (a fork's child
+ * gets its own from the tracer before it runs). */
+static uint64_t copy_mem(void *ctx, uint64_t addr, void *dst, uint64_t len)
+{
+	const struct rec_shared *s = ctx;
+	long pid = (long)s->pid;
+	if (!pid)
+		pid = rec_syscall6(REC_SYS_GETPID, 0, 0, 0, 0, 0, 0);
+	uint64_t local[2] = { (uint64_t)dst, len };
+	uint64_t remote[2] = { addr, len };
+	long n = rec_syscall6(REC_SYS_VM_READV, pid, (long)local, 1,
+			      (long)remote, 1, 0);
+	return n > 0 ? (uint64_t)n : 0;
+}
+
+/* A record being written: in the ring at POS (LEN bytes reserved), or
+ * on the writer's stack (SYNC). */
+struct rec_res {
+	uint64_t pos;
+	uint64_t len;
+	int sync;
+	struct rec_shadow *sh;
+};
+
+/* A synchronous record's room: on the stack of rec_enter or rec_leave. */
+union rec_sync_buf {
+	struct rec_call call;
+	struct rec_return ret;
+	unsigned char bytes[sizeof(struct rec_call) + REC_SYNC_ROOM];
+} __attribute__((aligned(REC_ALIGN)));
+
+/* Where to write a record of LEN bytes: in the ring, or in BUF if the
+ * thread interrupted a writer of its own.  Such a writer must not wait
+ * for room (the record in the way may be the one it interrupted), and
+ * its records must not come after that one either: the tracer reads
+ * them at once, the ring's up to the interrupted record first, so each
+ * thread's records reach it in order, whatever the interrupted writer
+ * reserved after them. */
+static void *begin(struct rec_shared *s, struct rec_res *res, uint64_t len,
+		   union rec_sync_buf *buf)
+{
+	/* Counted before the reservation: a handler that comes in between
+	 * takes the slow way for nothing, never the waiting one. */
+	pending_add(res->sh, 1);
+	res->sync = res->sh && res->sh->pending > 1;
+	if (!res->sync) {
+		res->len = len;
+		res->pos = reserve(s, res->sh, len);
+		return ring_at(s, res->pos);
+	}
+	res->pos = REC_SYNC_BIT |
+		   __atomic_add_fetch(&s->sync_seq, 1, __ATOMIC_RELAXED);
+	return buf;
+}
+
+/* Publish the record H that uses USED bytes. */
+static void end(struct rec_shared *s, struct rec_res *res, struct rec_hdr *h,
+		uint64_t used)
+{
+	h->size = (uint32_t)used;
+	if (res->sync) {
+		h->commit = rec_commit_word(res->pos);
+		__atomic_fetch_add(&s->syncs, 1, __ATOMIC_RELAXED);
+		rec_trap_sync(h);
+	} else {
+		give_back(s, res->pos, res->len, used);
+		publish(s, res->pos, h);
+	}
+	pending_add(res->sh, -1);
+}
+
+/* The chunks of F's plan into R, within ROOM bytes. */
+static void run_plan(struct rec_shared *s, const struct rec_func *fn,
+		     struct rec_frame *f, struct rec_call *r, uint64_t room)
+{
+	uint64_t args[6];
+	for (int i = 0; i < 6; i++)
+		args[i] = f->gpr[i];
+	r->used = (uint32_t)plan_run((const struct plan_op *)fn->plan, args,
+				     rec_frame_sp(f), f->xmm, r + 1, room,
+				     copy_mem, s);
+	if (room < fn->bound)
+		r->h.flags |= REC_CALL_CUT;
+}
+
+/* The time stamp, when the tracer wants one (rdtsc alone takes about
+ * 20 ns on this virtual machine; within a recorded call it overlaps the
+ * rest, and saves 0 to 10 ns). */
+static uint64_t stamp(const struct rec_shared *s)
+{
+	return s->options & REC_OPT_TSC ? rec_tsc() : 0;
+}
+
+static void fill_call(const struct rec_shared *s, struct rec_call *r,
+		      const struct rec_frame *f, uint64_t idx, uint64_t site)
+{
+	r->h.type = REC_CALL;
+	r->h.flags = 0;
+	r->thread = rec_thread();
+	r->tsc = stamp(s);
+	r->func = (uint32_t)idx;
+	r->used = 0;
+	r->site = site;
+	r->sp = rec_frame_sp(f);
+	for (int i = 0; i < REC_NREGS; i++)
+		r->regs[i] = f->gpr[i];
+}
+
+/* The original site of a tail call from a hooked function: its shadow
+ * entry's, on top of the thread's stack with the same stack pointer. */
+static uint64_t tail_site(struct rec_shadow *sh, uint64_t sp)
+{
+	uint64_t d = sh ? sh->state & 0xffff : 0;
+	return d && sh->e[d - 1].sp == sp ? sh->e[d - 1].ret : 0;
+}
+
+/* Hook the return of the call recorded at POS into R, if a shadow entry
+ * can hold it. */
+static int hook(struct rec_shared *s, struct rec_shadow *sh, struct rec_call *r,
+		uint64_t pos)
+{
+	struct rec_shadow_entry e = { r->site, r->sp, pos, r->func };
+	if (sh && shadow_push(s, sh, &e)) {
+		r->h.flags |= REC_CALL_HOOKED;
+		return 1;
+	}
+	r->h.flags |= REC_CALL_NOSLOT;
+	__atomic_fetch_add(&s->unhooked, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* The bytes F's plan may add, within the record's limit. */
+static uint64_t plan_room(const struct rec_shared *s, const struct rec_func *fn)
+{
+	if (!fn->plan)
+		return 0;
+	uint64_t room = s->max_record - sizeof(struct rec_call);
+	return fn->bound < room ? fn->bound : room;
+}
+
+/* Called by rec_entry with the call's registers: record it, hook its
+ * return if wanted, and return where the call goes. */
+uint64_t rec_enter(struct rec_frame *f)
+{
+	struct rec_shared *s = &rec_rw;
+	uint64_t idx = f->gpr[REC_G_R11];
+	const struct rec_func *fn = (const struct rec_func *)s->ftab + idx;
+	uint64_t sp = rec_frame_sp(f);
+	uint64_t *slot = (uint64_t *)sp;
+	int tail = *slot == (uint64_t)rec_return;
+	int want = !tail && (fn->flags & REC_FN_RETURNS);
+	struct rec_res res = { .sh = shadow_of(s, rec_thread(), 1) };
+	if (res.sh && (want || tail))
+		shadow_resync(s, res.sh, sp, !tail);
+	uint64_t room = plan_room(s, fn);
+	union rec_sync_buf buf;
+	struct rec_call *r =
+		begin(s, &res, rec_align(sizeof(struct rec_call) + room), &buf);
+	if (res.sync && room > REC_SYNC_ROOM)
+		room = REC_SYNC_ROOM;
+	fill_call(s, r, f, idx, tail ? tail_site(res.sh, sp) : *slot);
+	if (tail)
+		r->h.flags |= REC_CALL_TAIL;
+	if (fn->plan)
+		run_plan(s, fn, f, r, room);
+	int hooked = want && hook(s, res.sh, r, res.pos);
+	end(s, &res, &r->h, rec_align(sizeof(*r) + r->used));
+	if (hooked)
+		*slot = (uint64_t)rec_return;
+	if (fn->flags & REC_FN_DRAIN) {
+		__atomic_fetch_add(&s->drains, 1, __ATOMIC_RELAXED);
+		rec_trap_full();
+	}
+	return fn->target;
+}
+
+static void fill_return(const struct rec_shared *s, struct rec_return *r,
+			const struct rec_rframe *f,
+			const struct rec_shadow_entry *e, uint64_t sp)
+{
+	r->h.type = REC_RETURN;
+	r->h.flags = 0;
+	r->thread = rec_thread();
+	r->tsc = stamp(s);
+	r->func = (uint32_t)e->func;
+	r->pad = 0;
+	r->call = e->call;
+	r->rax = f->rax;
+	r->rdx = f->rdx;
+	memcpy(r->xmm0, f->xmm0, sizeof(r->xmm0));
+	r->sp = sp + 8;
+	r->site = e->ret;
+}
+
+/* Called by rec_return with the return's registers: record it and give
+ * the original return address. */
+uint64_t rec_leave(struct rec_rframe *f)
+{
+	struct rec_shared *s = &rec_rw;
+	uint64_t sp = rec_rframe_sp(f);
+	struct rec_res res = { .sh = shadow_of(s, rec_thread(), 0) };
+	struct rec_shadow_entry e;
+	if (!res.sh || !shadow_pop(s, res.sh, sp, &e))
+		rec_trap_lost(sp);
+	union rec_sync_buf buf;
+	struct rec_return *r = begin(s, &res, sizeof(*r), &buf);
+	fill_return(s, r, f, &e, sp);
+	end(s, &res, &r->h, sizeof(*r));
+	return e.ret;
+}

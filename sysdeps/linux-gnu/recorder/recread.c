@@ -1,0 +1,38 @@
+#include "recorder/recread.h"
+
+#include <errno.h>
+
+/* The least size of a record of TYPE; 0 for an unknown type. */
+static uint32_t min_size(uint16_t type)
+{
+	switch (type) {
+	case REC_PAD:
+		return sizeof(struct rec_hdr);
+	case REC_CALL:
+		return sizeof(struct rec_call);
+	case REC_RETURN:
+		return sizeof(struct rec_return);
+	}
+	return 0;
+}
+
+int rec_record_at(const void *data, uint64_t size, uint64_t pos,
+		  const struct rec_hdr **out)
+{
+	uint64_t off = pos & (size - 1);
+	const struct rec_hdr *h =
+		(const struct rec_hdr *)((const char *)data + off);
+	if (__atomic_load_n(&h->commit, __ATOMIC_ACQUIRE) !=
+	    rec_commit_word(pos))
+		return 0;
+	uint32_t least = min_size(h->type);
+	if (!least || h->size < least || h->size % REC_ALIGN ||
+	    off + h->size > size)
+		return -EBADMSG;
+	if (h->type == REC_CALL &&
+	    sizeof(struct rec_call) + ((const struct rec_call *)h)->used >
+		    h->size)
+		return -EBADMSG;
+	*out = h;
+	return 1;
+}

@@ -1,0 +1,222 @@
+/* The --fast recorder's shared memory: what the tracer and the recorder
+ * blob inside the traced process both see (issue 12; DESIGN.md, "The
+ * recorder").  Freestanding: fixed-width types only.
+ *
+ * The recorder's mapping is [blob code, RX][RW part].  The RW part starts
+ * at the blob offset rec_blob_rw (recblob.h) with a struct rec_shared; the
+ * function table, the plans, the shadow stacks and the ring's data lie
+ * anywhere in the RW part, at the addresses the tracer writes in it.
+ *
+ * The ring: DATA holds SIZE bytes (a power of two).  HEAD and TAIL are
+ * byte positions that only grow (they never wrap); the record at
+ * position P lies at DATA + (P & (SIZE - 1)).  Writers (any thread, or a
+ * signal handler that interrupted a writer) reserve LEN bytes with a
+ * compare-and-swap of HEAD from P to P + LEN, made only when
+ * P + LEN - TAIL <= SIZE.  A record never straddles the end of DATA: a
+ * writer whose record would reserves the rest of the lap too and fills it
+ * with a pad record.  The writer fills its record, then publishes it by a
+ * release store of the header's COMMIT word, rec_commit_word(P): the
+ * reader tells it from a stale word of an earlier lap (which says another
+ * position) and from the zeros of a new ring.  The reader (the tracer)
+ * reads records from TAIL in order while their commit word is right, then
+ * stores the new TAIL (process_vm_writev); the first record not yet
+ * committed ends the batch, even if later ones are.
+ *
+ * A call's record is reserved with room for its plan's upper bound; the
+ * bytes the plan did not use are given back: HEAD moves back if no writer
+ * reserved after it, else they become a pad record.  Records and pads are
+ * multiples of REC_ALIGN bytes, so any slack holds a pad's header.
+ *
+ * A full ring: the writer executes the int3 at rec_blob_trap_full; the
+ * tracer sees a SIGTRAP with the IP just after it, drains, and resumes
+ * the thread, which tries again.  No record is ever dropped.
+ *
+ * Unless the writer is a signal handler that interrupted a writer of
+ * its own thread between reservation and commit: the record in the way
+ * may be that writer's, which cannot go on before the handler returns.
+ * Such a writer (its thread's slot says so, rec_shadow.pending) never
+ * waits for room: it builds its record on its stack (the chunks cut to
+ * REC_SYNC_ROOM bytes) and executes the int3 at rec_blob_trap_sync with
+ * the record's address in rdi.  The tracer drains the ring, reads that
+ * record and resumes.  Its position is REC_SYNC_BIT | n (n counts such
+ * records), in no lap; a return record names it as any other. */
+#ifndef LTRACE_RECORDER_RING_H
+#define LTRACE_RECORDER_RING_H
+
+#include <stdint.h>
+
+/* "LTRREC01": a struct rec_shared the tracer filled. */
+#define REC_MAGIC 0x313043455252544cull
+#define REC_VERSION 1
+
+#define REC_ALIGN 16
+/* The chunks' room in a synchronous record (on the writer's stack). */
+#define REC_SYNC_ROOM 512
+/* The positions of synchronous records. */
+#define REC_SYNC_BIT (1ull << 63)
+#define rec_align(n) \
+	(((uint64_t)(n) + REC_ALIGN - 1) & ~(uint64_t)(REC_ALIGN - 1))
+/* The commit word of the record at position POS: never 0, and another
+ * position's never equals it. */
+#define rec_commit_word(pos) ((uint64_t)(pos) + 1)
+
+enum rec_type {
+	REC_PAD = 1,	/* bytes to skip */
+	REC_CALL = 2,	/* struct rec_call, then its chunks */
+	REC_RETURN = 3, /* struct rec_return */
+};
+
+/* Every record starts so.  SIZE is the record's length in the ring (a
+ * multiple of REC_ALIGN), the header included. */
+struct rec_hdr {
+	uint64_t commit;
+	uint32_t size;
+	uint16_t type;
+	uint16_t flags;
+};
+
+/* rec_call.h.flags */
+enum rec_call_flags {
+	/* Its return will be recorded: the return address on the stack was
+	 * replaced with the return trampoline's. */
+	REC_CALL_HOOKED = 1,
+	/* Entered with the return trampoline's address as return address:
+	 * a tail call from a hooked function, whose return record is the
+	 * return of this one too.  SITE is that function's call site. */
+	REC_CALL_TAIL = 2,
+	/* Its return was wanted but not hooked: no shadow stack slot was
+	 * free for the thread, or its shadow stack was full. */
+	REC_CALL_NOSLOT = 4,
+	/* The plan stopped at the record's room (rec_shared.max_record). */
+	REC_CALL_CUT = 8,
+};
+
+/* The argument registers in rec_call.regs, in the psABI's order. */
+enum rec_reg {
+	REC_RDI,
+	REC_RSI,
+	REC_RDX,
+	REC_RCX,
+	REC_R8,
+	REC_R9,
+	REC_RAX,
+	REC_NREGS,
+};
+
+/* A call, recorded at its entry.  The plan's chunks (struct plan_chunk
+ * and their bytes, plan.h) follow, up to h.size.  The record's position
+ * is the call's sequence number. */
+struct rec_call {
+	struct rec_hdr h;
+	uint64_t thread; /* the thread's TCB, %fs:0 */
+	uint64_t tsc;	 /* rdtsc at the entry (REC_OPT_TSC), or 0 */
+	uint32_t func;	 /* index in the function table */
+	uint32_t used;	 /* bytes of chunks that follow */
+	uint64_t site;	 /* the return address: the call site's end */
+	uint64_t sp;	 /* the stack pointer at the entry (at SITE) */
+	uint64_t regs[REC_NREGS];
+};
+
+/* A return, recorded by the return trampoline. */
+struct rec_return {
+	struct rec_hdr h;
+	uint64_t thread;
+	uint64_t tsc;
+	uint32_t func;
+	uint32_t pad;
+	uint64_t call; /* the position of the call's record */
+	uint64_t rax;
+	uint64_t rdx;
+	uint8_t xmm0[16];
+	uint64_t sp;   /* the stack pointer after the return */
+	uint64_t site; /* where it returned to */
+};
+
+/* rec_func.flags: REC_FN_RETURNS, record its returns (never for a
+ * function that returns twice, vfork or setjmp: the first return pops
+ * the shadow entry the second needs).  REC_FN_DRAIN, trap at
+ * rec_blob_trap_full after recording the call, so that the tracer
+ * drains the ring before the call runs (the exec family: at
+ * PTRACE_EVENT_EXEC the old memory is gone). */
+#define REC_FN_RETURNS 1
+#define REC_FN_DRAIN 2
+
+/* The function table, indexed by the number the entry trampoline loads
+ * into r11.  PLAN: 0 or the address of a struct plan_op array ending
+ * with PLAN_END, whose chunks take at most BOUND bytes. */
+struct rec_func {
+	uint64_t target; /* where the call goes: the GOT slot's old value */
+	uint64_t plan;
+	uint32_t bound;
+	uint32_t flags;
+	uint64_t reserved; /* 0: keeps the entry 32 bytes */
+};
+
+/* A shadow stack entry: one hooked call of the thread, not returned. */
+struct rec_shadow_entry {
+	uint64_t ret;  /* the original return address */
+	uint64_t sp;   /* the stack pointer at the entry */
+	uint64_t call; /* the position of the call's record */
+	uint64_t func;
+};
+
+/* A thread's slot: OWNER is its TCB (0: never used, REC_SLOT_FREE: the
+ * tracer freed it, after it zeroed STATE and PENDING).  Its shadow stack: STATE is the depth in the low 16
+ * bits and a count of changes above them, so that a handler that ran in
+ * between makes the interrupted push or pop start again; the
+ * rec_shared.depth entries follow.  PENDING counts the thread's writers
+ * between their reservation and their commit: more than one means a
+ * signal handler interrupted one of them. */
+struct rec_shadow {
+	uint64_t owner;
+	uint64_t state;
+	uint64_t pending;
+	uint64_t pad;
+	struct rec_shadow_entry e[];
+};
+#define REC_SLOT_FREE 1ull
+#define rec_shadow_size(depth)       \
+	(sizeof(struct rec_shadow) + \
+	 (uint64_t)(depth) * sizeof(struct rec_shadow_entry))
+
+/* rec_shared.options: REC_OPT_TSC, records carry rdtsc (else 0: the
+ * tracer shows no time, no -t, -r, -T or -c). */
+#define REC_OPT_TSC 1
+
+/* At rec_blob_rw.  The tracer fills the configuration before any GOT
+ * slot points at a trampoline; the recorder only reads it. */
+struct rec_shared {
+	uint64_t magic;	  /* REC_MAGIC */
+	uint32_t version; /* REC_VERSION */
+	uint32_t nfunc;	  /* entries in the function table */
+	uint64_t pid;	  /* for process_vm_readv; 0: getpid() */
+	uint64_t ftab;	  /* address of struct rec_func[nfunc] */
+	uint64_t shadow;  /* address of nslot shadow stacks */
+	uint32_t nslot;	  /* slots (threads at once), a power of two */
+	uint32_t depth;	  /* entries per shadow stack, < 65536 */
+	uint64_t data;	  /* address of the ring's data */
+	uint64_t size;	  /* the ring's data bytes, a power of two */
+	/* The largest record, chunks included (<= size / 2). */
+	uint64_t max_record;
+	/* A stack pointer more than this above a shadow entry's is on
+	 * another stack (a sigaltstack), not an unwinding of it. */
+	uint64_t stack_span;
+	uint64_t options; /* REC_OPT_* */
+	uint64_t pad0[3];
+
+	/* Written by the recorder. */
+	uint64_t head __attribute__((aligned(64)));
+	uint64_t records;    /* records committed, pads excluded */
+	uint64_t full_traps; /* int3s at rec_blob_trap_full */
+	uint64_t unhooked;   /* wanted returns not hooked (REC_CALL_NOSLOT) */
+	uint64_t unwound;    /* shadow entries dropped as gone */
+	uint64_t drains;     /* REC_FN_DRAIN traps at rec_blob_trap_full */
+	uint64_t syncs;	     /* records handed over at rec_blob_trap_sync */
+	uint64_t sync_seq;   /* the last synchronous record's number */
+
+	/* Written by the tracer. */
+	uint64_t tail __attribute__((aligned(64)));
+	uint64_t pad2[7];
+};
+
+#endif

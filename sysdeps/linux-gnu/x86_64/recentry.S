@@ -1,0 +1,113 @@
+/* The --fast recorder's trampolines (issue 12; DESIGN.md, "The
+ * recorder").  Part of the blob: position-independent, no relocation.
+ *
+ * A function's entry trampoline, written by the tracer (rectramp.c),
+ * loads the function's index into r11 (free at a call's entry in the
+ * psABI) and jumps to rec_entry, with the call's return address on top
+ * of the stack.  rec_entry saves what the call passes, has rec_enter
+ * record it and pick the target, restores every argument register as it
+ * was and jumps to the target.  The C code uses no vector register
+ * (-mgeneral-regs-only) and its system calls clobber only rcx and r11,
+ * so xmm0..xmm7 are saved for the plan's PLAN_XMM only.
+ *
+ * rec_return is where a hooked call returns: rax, rdx, xmm0 and xmm1
+ * (and st0) hold the value; rec_leave records it and gives the original
+ * return address, to which it jumps with them intact. */
+#include "recarch.h"
+
+	.text
+	.globl	rec_entry
+	.hidden	rec_entry
+	.type	rec_entry, @function
+	.p2align 4
+rec_entry:
+	sub	$REC_FRAME_SIZE, %rsp
+	mov	%rdi, 0(%rsp)
+	mov	%rsi, 8(%rsp)
+	mov	%rdx, 16(%rsp)
+	mov	%rcx, 24(%rsp)
+	mov	%r8, 32(%rsp)
+	mov	%r9, 40(%rsp)
+	mov	%rax, 48(%rsp)
+	mov	%r10, 56(%rsp)
+	mov	%r11, 64(%rsp)
+	movdqu	%xmm0, REC_FRAME_XMM + 0(%rsp)
+	movdqu	%xmm1, REC_FRAME_XMM + 16(%rsp)
+	movdqu	%xmm2, REC_FRAME_XMM + 32(%rsp)
+	movdqu	%xmm3, REC_FRAME_XMM + 48(%rsp)
+	movdqu	%xmm4, REC_FRAME_XMM + 64(%rsp)
+	movdqu	%xmm5, REC_FRAME_XMM + 80(%rsp)
+	movdqu	%xmm6, REC_FRAME_XMM + 96(%rsp)
+	movdqu	%xmm7, REC_FRAME_XMM + 112(%rsp)
+	mov	%rsp, %rdi
+	call	rec_enter
+	mov	%rax, %r11
+	mov	0(%rsp), %rdi
+	mov	8(%rsp), %rsi
+	mov	16(%rsp), %rdx
+	mov	24(%rsp), %rcx
+	mov	32(%rsp), %r8
+	mov	40(%rsp), %r9
+	mov	48(%rsp), %rax
+	mov	56(%rsp), %r10
+	add	$REC_FRAME_SIZE, %rsp
+	jmp	*%r11
+	.size	rec_entry, . - rec_entry
+
+	.globl	rec_return
+	.hidden	rec_return
+	.type	rec_return, @function
+	.p2align 4
+rec_return:
+	sub	$REC_RFRAME_SIZE, %rsp
+	mov	%rax, 0(%rsp)
+	mov	%rdx, 8(%rsp)
+	movdqu	%xmm0, REC_RFRAME_XMM0(%rsp)
+	mov	%rsp, %rdi
+	call	rec_leave
+	mov	%rax, %r11
+	mov	0(%rsp), %rax
+	mov	8(%rsp), %rdx
+	add	$REC_RFRAME_SIZE, %rsp
+	jmp	*%r11
+	.size	rec_return, . - rec_return
+
+/* The ring is full: the tracer drains it at this SIGTRAP (the IP is
+ * rec_trap_full + 1) and resumes; the writer then tries again. */
+	.globl	rec_trap_full
+	.hidden	rec_trap_full
+	.type	rec_trap_full, @function
+	.p2align 4
+rec_trap_full:
+	int3
+	ret
+	.size	rec_trap_full, . - rec_trap_full
+
+/* A record the ring had no room for, written by a signal handler that
+ * interrupted a writer of its own thread (ring.h): rdi is its address.
+ * The tracer drains the ring, reads it, and resumes the thread. */
+	.globl	rec_trap_sync
+	.hidden	rec_trap_sync
+	.type	rec_trap_sync, @function
+	.p2align 4
+rec_trap_sync:
+	int3
+	ret
+	.size	rec_trap_sync, . - rec_trap_sync
+
+/* A return with no shadow entry for it (the shadow stack was overwritten
+ * or freed under a live call): rdi holds the stack pointer of the call's
+ * entry.  The tracer must resume the thread itself at the site of its
+ * hooked call with that stack pointer (in its records), with rsp =
+ * rdi + 8 and rax, rdx as rec_return saved them (at rdi - 40 and
+ * rdi - 32); resumed here, the thread stops on ud2. */
+	.globl	rec_trap_lost
+	.hidden	rec_trap_lost
+	.type	rec_trap_lost, @function
+	.p2align 4
+rec_trap_lost:
+	int3
+	ud2
+	.size	rec_trap_lost, . - rec_trap_lost
+
+	.section .note.GNU-stack, "", @progbits

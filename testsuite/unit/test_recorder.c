@@ -1,0 +1,974 @@
+/* Unit test of the --fast recorder blob (recorder/recorder.c,
+ * x86_64/recentry.S, built into recblob.c by mkblob).
+ *
+ * The test plays both sides in its own process: it maps the blob (code
+ * RX, data RW) as the tracer would in a traced one, fills the function
+ * table, writes entry trampolines (rectramp.c) and calls real functions
+ * through a "GOT" of pointers to them: strlen, a function of 8 integer
+ * arguments (2 on the stack), functions of doubles and varargs, nested
+ * traced calls, a longjmp out of a traced call, threads, and a signal
+ * handler interrupting traced calls.  It drains the ring as the tracer
+ * will (records in order while their commit word is right, then the
+ * tail), from a SIGTRAP handler at the full-ring int3 and at the end,
+ * and checks every record against what the calls were and returned.
+ * Prints the cost per recorded call of strlen. */
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "recorder/plan.h"
+#include "recorder/planrun.h"
+#include "recorder/recblob.h"
+#include "recorder/reclayout.h"
+#include "recorder/recread.h"
+#include "recorder/ring.h"
+#include "rectramp.h"
+
+#define PAGE 4096UL
+#define RING_MAX (16UL << 20)
+#define NSLOT 16
+#define DEPTH 64
+#define NTHREAD 4
+#define MAXPEND 256
+
+enum func {
+	F_STRLEN,
+	F_ADD8,
+	F_HYP,
+	F_VSUM,
+	F_OUTER,
+	F_JUMPER,
+	F_PROBE,
+	F_TAILER,
+	F_WIDE,
+	F_PAIR,
+	F_DRAINED,
+	F_LOSE,
+	F_RECURSE,
+	NFUNC,
+};
+
+/* The recorder's mapping (reclayout.h) in this process. */
+struct recmap {
+	struct rec_layout l;
+	uint8_t *base;
+	uint8_t *blob;
+	struct rec_shared *sh;
+	struct rec_func *ftab;
+	struct plan_op *plans;
+	uint8_t *shadow;
+	uint8_t *data;
+};
+
+/* The program's view: the GOT its calls go through. */
+static void *volatile got[NFUNC];
+static struct recmap *cur;
+
+/* What the drain saw. */
+struct pending {
+	uint64_t pos, sp, site, func, expect;
+};
+struct thread_model {
+	uint64_t thread;
+	int depth;
+	struct pending p[MAXPEND];
+};
+static struct {
+	struct thread_model t[NTHREAD + 2];
+	int nthread;
+	uint64_t calls[NFUNC], returns[NFUNC], records, pads, unwound;
+	uint64_t full_traps, syncs, lost;
+	/* The (type, func) of the first records, for the nesting test. */
+	int log[16];
+	int nlog;
+	volatile int lock;
+} seen;
+
+/* An empty ring of SIZE bytes, no thread's shadow stack, nothing seen. */
+static void rec_reset(struct recmap *m, uint64_t size)
+{
+	rec_shared_init(m->sh, &m->l, (uint64_t)m->base, (uint64_t)getpid());
+	memset(m->data, 0, size);
+	memset(m->shadow, 0, m->l.data - m->l.shadow);
+	m->sh->size = size;
+	m->sh->max_record = size / 4 < 65536 ? size / 4 : 65536;
+	memset(&seen, 0, sizeof(seen));
+}
+
+/* Map the blob as the tracer will (reclayout.h). */
+static int rec_map(struct recmap *m)
+{
+	if (rec_layout_init(&m->l, NFUNC, NFUNC * 8 * sizeof(struct plan_op),
+			    NSLOT, DEPTH, RING_MAX))
+		return -1;
+	m->base = mmap(NULL, m->l.size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m->base == MAP_FAILED)
+		return -1;
+	m->blob = m->base + m->l.blob;
+	memcpy(m->blob, rec_blob, rec_blob_size);
+	for (uint32_t i = 0; i < NFUNC; i++) {
+		uint8_t *at = m->base + m->l.tramp + i * REC_TRAMP_SIZE;
+		if (rec_tramp_write(at, (uint64_t)at, i,
+				    (uint64_t)m->blob + rec_blob_entry))
+			return -1;
+	}
+	if (mprotect(m->base, m->l.rw, PROT_READ | PROT_EXEC))
+		return -1;
+	m->sh = (struct rec_shared *)(m->base + m->l.rw);
+	m->ftab = (struct rec_func *)(m->base + m->l.ftab);
+	m->plans = (struct plan_op *)(m->base + m->l.plans);
+	m->shadow = m->base + m->l.shadow;
+	m->data = m->base + m->l.data;
+	rec_reset(m, RING_MAX);
+	CHECK(m->sh == (struct rec_shared *)(m->blob + rec_blob_rw));
+	return 0;
+}
+
+/* Function I goes to TARGET through its trampoline. */
+static void rec_func(struct recmap *m, int i, void *target, uint32_t flags)
+{
+	m->ftab[i].target = (uint64_t)target;
+	m->ftab[i].plan = 0;
+	m->ftab[i].bound = 0;
+	m->ftab[i].flags = flags;
+	got[i] = m->base + m->l.tramp + i * REC_TRAMP_SIZE;
+}
+
+/* Function I runs PLAN (at most 8 instructions). */
+static void rec_plan(struct recmap *m, int i, const struct plan_op *plan,
+		     size_t n)
+{
+	struct plan_op *p = m->plans + 8 * i;
+	memcpy(p, plan, n * sizeof(*plan));
+	m->ftab[i].plan = (uint64_t)p;
+	m->ftab[i].bound = (uint32_t)plan_bound(p);
+}
+
+/* The functions called through the GOT. */
+
+__attribute__((noinline)) static long add8(long a, long b, long c, long d,
+					   long e, long f, long g, long h)
+{
+	return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g + 8 * h;
+}
+
+__attribute__((noinline)) static double hyp(double x, double y, long k)
+{
+	return x * y + (double)k;
+}
+
+__attribute__((noinline)) static double vsum(long n, ...)
+{
+	va_list ap;
+	double sum = 0;
+	va_start(ap, n);
+	for (long i = 0; i < n; i++)
+		sum += va_arg(ap, double);
+	va_end(ap);
+	return sum;
+}
+
+__attribute__((noinline)) static long outer(const char *s)
+{
+	return ((size_t(*)(const char *))got[F_STRLEN])(s) + 1;
+}
+
+/* Returned in rax:rdx. */
+__attribute__((noinline)) static unsigned __int128 wide(uint64_t a)
+{
+	return (unsigned __int128)a << 64 | ~a;
+}
+
+/* Returned in xmm0:xmm1. */
+struct pair {
+	double x, y;
+};
+__attribute__((noinline)) static struct pair pair(double x)
+{
+	return (struct pair){ x + 1, x * 2 };
+}
+
+/* Recorded with REC_FN_DRAIN: the tracer read its call before it
+ * ran. */
+__attribute__((noinline)) static uint64_t drained(void)
+{
+	return seen.calls[F_DRAINED];
+}
+
+static uint64_t tcb(void)
+{
+	uint64_t v;
+	__asm__ volatile("mov %%fs:0, %0" : "=r"(v));
+	return v;
+}
+
+/* Frees its own thread's slot, as a tracer that lost track of the
+ * thread would: its return finds no shadow entry. */
+__attribute__((noinline)) static long lose(long v)
+{
+	for (int i = 0; i < NSLOT; i++) {
+		struct rec_shadow *sh =
+			(void *)(cur->shadow + i * rec_shadow_size(DEPTH));
+		if (sh->owner == tcb()) {
+			sh->state = sh->pending = 0;
+			sh->owner = REC_SLOT_FREE;
+		}
+	}
+	return v * 3;
+}
+
+/* N calls deep through the GOT. */
+__attribute__((noinline)) static long recurse(long n)
+{
+	long r = n ? ((long (*)(long))got[F_RECURSE])(n - 1) + 1 : 0;
+	__asm__ volatile("" ::: "memory");
+	return r;
+}
+
+/* Its call of strlen is a tail call (a jmp through the GOT). */
+__attribute__((noinline)) static size_t tailer(const char *s)
+{
+	return ((size_t(*)(const char *))got[F_STRLEN])(s);
+}
+
+__attribute__((noinline)) static void jumper(jmp_buf *jb)
+{
+	longjmp(*jb, 1);
+}
+
+__attribute__((noinline)) static uint64_t probe(void)
+{
+	return (uint64_t)__builtin_return_address(0);
+}
+
+/* What each call should return, from its registers. */
+static uint64_t expect_add8(const uint64_t *r)
+{
+	long a = r[0], b = r[1], c = r[2], d = r[3], e = r[4], f = r[5];
+	return add8(a, b, c, d, e, f, a + b, c * 2);
+}
+
+static double expect_hyp(long k)
+{
+	return hyp(k * 0.5, k * 0.25, k);
+}
+
+static uint64_t bits(double d)
+{
+	uint64_t v;
+	memcpy(&v, &d, 8);
+	return v;
+}
+
+/* The chunks of a strlen call with the CSTR plan: one, the string. */
+static void check_cstr_chunk(const struct rec_call *r)
+{
+	const struct plan_chunk *c = (const void *)(r + 1);
+	const char *s = (const char *)r->regs[REC_RDI];
+	size_t n = strlen(s) + 1;
+	CHECK(r->used == plan_chunk_size(n), "chunks of %u bytes", r->used);
+	CHECK(c->addr == (uint64_t)s && c->len == n && c->wanted == n);
+	CHECK(!memcmp(c + 1, s, n), "chunk bytes differ");
+}
+
+/* add8's stack words with the PLAN_STACK plan: the return address,
+ * then g and h. */
+static void check_stack_chunk(const struct rec_call *r)
+{
+	const struct plan_chunk *c = (const void *)(r + 1);
+	const uint64_t *w = (const uint64_t *)(c + 1);
+	CHECK(c->addr == r->sp && c->len == 24);
+	CHECK(w[0] == r->site && w[1] == r->regs[0] + r->regs[1] &&
+	      w[2] == r->regs[2] * 2);
+}
+
+static uint64_t check_call(const struct rec_call *r)
+{
+	const uint64_t *g = r->regs;
+	switch (r->func) {
+	case F_STRLEN:
+		if (r->used)
+			check_cstr_chunk(r);
+		return strlen((const char *)g[REC_RDI]);
+	case F_ADD8:
+		if (r->used)
+			check_stack_chunk(r);
+		return expect_add8(g);
+	case F_HYP:
+		return bits(expect_hyp(g[REC_RDI]));
+	case F_VSUM:
+		/* al: the number of vector registers used (psABI). */
+		CHECK((g[REC_RAX] & 0xff) == g[REC_RDI], "al %lu for %lu",
+		      g[REC_RAX] & 0xff, g[REC_RDI]);
+		return bits(g[REC_RDI] * (g[REC_RDI] + 1) / 2.0);
+	case F_OUTER:
+		return strlen((const char *)g[REC_RDI]) + 1;
+	case F_TAILER:
+		return strlen((const char *)g[REC_RDI]);
+	case F_WIDE:
+		return g[REC_RDI];
+	}
+	return 0;
+}
+
+static void check_return(const struct rec_return *r, const struct pending *p)
+{
+	uint64_t xmm0;
+	memcpy(&xmm0, r->xmm0, 8);
+	switch (p->func) {
+	case F_STRLEN:
+	case F_ADD8:
+	case F_OUTER:
+	case F_TAILER:
+		CHECK(r->rax == p->expect, "func %lu returned %lu, want %lu",
+		      p->func, r->rax, p->expect);
+		break;
+	case F_HYP:
+	case F_VSUM:
+		CHECK(xmm0 == p->expect, "func %lu: xmm0 %lx, want %lx",
+		      p->func, xmm0, p->expect);
+		break;
+	case F_WIDE:
+		CHECK(r->rdx == p->expect && r->rax == ~p->expect);
+		break;
+	case F_PROBE:
+		/* probe saw the return trampoline as its return address. */
+		CHECK(r->rax == (uint64_t)cur->blob + rec_blob_return);
+		break;
+	}
+	CHECK(r->func == p->func && r->site == p->site && r->sp == p->sp + 8);
+}
+
+static struct thread_model *model_of(uint64_t thread)
+{
+	for (int i = 0; i < seen.nthread; i++)
+		if (seen.t[i].thread == thread)
+			return &seen.t[i];
+	if (seen.nthread == NTHREAD + 2) {
+		FAIL("more threads than expected: %lx", thread);
+		abort();
+	}
+	seen.t[seen.nthread].thread = thread;
+	return &seen.t[seen.nthread++];
+}
+
+static void log_record(int type, uint32_t func)
+{
+	if (seen.nlog < 16)
+		seen.log[seen.nlog++] = type * 100 + (int)func;
+}
+
+/* A call.  Returns name their call's position: the tracer pairs them
+ * so, and drops the pending calls above the one a return ends (their
+ * frames are gone; the recorder dropped them at a later entry already).
+ * Pairing by stack pointer would go wrong: a synchronous record is read
+ * before the ring's records that came before it. */
+static void on_call(uint64_t pos, const struct rec_call *r)
+{
+	CHECK(r->func < NFUNC && r->thread && r->sp && r->site);
+	CHECK(!r->tsc == !(cur->sh->options & REC_OPT_TSC));
+	if (r->func >= NFUNC)
+		return;
+	seen.calls[r->func]++;
+	log_record(REC_CALL, r->func);
+	struct thread_model *m = model_of(r->thread);
+	uint64_t expect = check_call(r);
+	if (!(r->h.flags & REC_CALL_HOOKED))
+		return;
+	CHECK(m->depth < MAXPEND);
+	if (m->depth < MAXPEND)
+		m->p[m->depth++] = (struct pending){ pos, r->sp, r->site,
+						     r->func, expect };
+}
+
+static void on_return(const struct rec_return *r)
+{
+	seen.returns[r->func < NFUNC ? r->func : 0]++;
+	log_record(REC_RETURN, r->func);
+	struct thread_model *m = model_of(r->thread);
+	int i = m->depth;
+	while (i && m->p[i - 1].pos != r->call)
+		i--;
+	CHECK(i > 0, "a return of no pending call (call %lu)", r->call);
+	if (!i)
+		return;
+	seen.unwound += m->depth - i;
+	m->depth = i - 1;
+	check_return(r, &m->p[i - 1]);
+}
+
+static void read_record(uint64_t pos, const struct rec_hdr *h)
+{
+	seen.records += h->type != REC_PAD;
+	switch (h->type) {
+	case REC_PAD:
+		seen.pads++;
+		break;
+	case REC_CALL:
+		on_call(pos, (const struct rec_call *)h);
+		break;
+	case REC_RETURN:
+		CHECK(h->size == sizeof(struct rec_return));
+		on_return((const struct rec_return *)h);
+		break;
+	default:
+		FAIL("record type %u at %lu", h->type, pos);
+	}
+}
+
+/* Read the committed records from the tail, then move the tail: what
+ * the tracer does, with process_vm_readv and process_vm_writev. */
+static void drain(void)
+{
+	while (__atomic_exchange_n(&seen.lock, 1, __ATOMIC_ACQUIRE))
+		;
+	struct rec_shared *s = cur->sh;
+	uint64_t mask = s->size - 1;
+	uint64_t t = s->tail;
+	const struct rec_hdr *h;
+	int ok;
+	while ((ok = rec_record_at(cur->data, s->size, t, &h)) > 0) {
+		read_record(t, h);
+		t += h->size;
+	}
+	if (ok < 0) {
+		FAIL("a bad record at %lu (offset %lu)", t, t & mask);
+		abort();
+	}
+	__atomic_store_n(&s->tail, t, __ATOMIC_RELEASE);
+	__atomic_store_n(&seen.lock, 0, __ATOMIC_RELEASE);
+}
+
+/* A record handed over at rec_blob_trap_sync, after the ring's. */
+static void read_sync(const struct rec_hdr *h)
+{
+	uint64_t pos = h->commit - 1;
+	CHECK(pos & REC_SYNC_BIT);
+	CHECK(h->size <= sizeof(struct rec_call) + REC_SYNC_ROOM);
+	while (__atomic_exchange_n(&seen.lock, 1, __ATOMIC_ACQUIRE))
+		;
+	seen.syncs++;
+	read_record(pos, h);
+	__atomic_store_n(&seen.lock, 0, __ATOMIC_RELEASE);
+}
+
+/* A return with no shadow entry: what DESIGN.md says the tracer does,
+ * resume at the site of the thread's pending call whose stack pointer is
+ * rdi, with the value rec_return saved. */
+static void on_lost(greg_t *g)
+{
+	drain();
+	uint64_t sp = g[REG_RDI];
+	struct thread_model *m = model_of(tcb());
+	int i = m->depth;
+	while (i && m->p[i - 1].sp != sp)
+		i--;
+	if (!i) {
+		FAIL("a lost return of no pending call");
+		abort();
+	}
+	g[REG_RIP] = m->p[i - 1].site;
+	g[REG_RSP] = sp + 8;
+	g[REG_RAX] = *(uint64_t *)(sp - 40);
+	g[REG_RDX] = *(uint64_t *)(sp - 32);
+	m->depth = i - 1;
+	seen.lost++;
+}
+
+/* The tracer's side of the recorder's traps: a SIGTRAP just after the
+ * int3 at rec_blob_trap_full (drain) or at rec_blob_trap_sync (drain,
+ * then read the record at rdi). */
+static void on_trap(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig, (void)si;
+	greg_t *g = ((ucontext_t *)uc)->uc_mcontext.gregs;
+	uint64_t ip = g[REG_RIP] - 1 - (uint64_t)cur->blob;
+	if (ip == rec_blob_trap_lost) {
+		on_lost(g);
+		return;
+	}
+	if (ip != rec_blob_trap_full && ip != rec_blob_trap_sync) {
+		FAIL("SIGTRAP at %llx", g[REG_RIP]);
+		abort();
+	}
+	if (ip == rec_blob_trap_full)
+		__atomic_fetch_add(&seen.full_traps, 1, __ATOMIC_RELAXED);
+	drain();
+	if (ip == rec_blob_trap_sync)
+		read_sync((const struct rec_hdr *)g[REG_RDI]);
+}
+
+/* Everything recorded was read, and matches the recorder's counters. */
+static void check_drained(const char *what)
+{
+	drain();
+	struct rec_shared *s = cur->sh;
+	CHECK(s->tail == s->head, "%s: tail %lu, head %lu", what, s->tail,
+	      s->head);
+	CHECK(s->records + s->syncs == seen.records,
+	      "%s: %lu records, %lu read", what, s->records + s->syncs,
+	      seen.records);
+	uint64_t left = 0;
+	for (int i = 0; i < seen.nthread; i++)
+		left += seen.t[i].depth;
+	CHECK(s->unwound == seen.unwound + left,
+	      "%s: unwound %lu, tracer %lu + %lu left", what, s->unwound,
+	      seen.unwound, left);
+	/* The int3 at rec_blob_trap_full: a full ring or a drain. */
+	CHECK(s->full_traps + s->drains == seen.full_traps &&
+	      s->syncs == seen.syncs);
+	for (int i = 0; i < seen.nthread; i++)
+		CHECK(seen.t[i].depth == 0 || !strcmp(what, "longjmp"),
+		      "%s: %d calls never returned", what, seen.t[i].depth);
+}
+
+static void all_functions(struct recmap *m, uint32_t flags)
+{
+	rec_func(m, F_STRLEN, (void *)strlen, flags);
+	rec_func(m, F_ADD8, (void *)add8, flags);
+	rec_func(m, F_HYP, (void *)hyp, flags);
+	rec_func(m, F_VSUM, (void *)vsum, flags);
+	rec_func(m, F_OUTER, (void *)outer, flags);
+	rec_func(m, F_JUMPER, (void *)jumper, flags);
+	rec_func(m, F_PROBE, (void *)probe, flags);
+	rec_func(m, F_TAILER, (void *)tailer, flags);
+	rec_func(m, F_WIDE, (void *)wide, flags);
+	rec_func(m, F_PAIR, (void *)pair, flags);
+	rec_func(m, F_DRAINED, (void *)drained, flags | REC_FN_DRAIN);
+	rec_func(m, F_LOSE, (void *)lose, flags);
+	rec_func(m, F_RECURSE, (void *)recurse, flags);
+}
+
+#define CALL(f, type, ...) (((type)got[f])(__VA_ARGS__))
+
+/* Calls of every shape return what the functions return: the
+ * registers reach them unchanged, and the values reach the caller. */
+static void calls_of_every_shape(void)
+{
+	static const char *strs[] = { "", "a", "hello, world", "0123456789" };
+	for (int k = 0; k < 100; k++) {
+		const char *s = strs[k % 4];
+		CHECK(CALL(F_STRLEN, size_t(*)(const char *), s) == strlen(s));
+		long a = k, b = -k, c = k * 3, d = 1L << 40, e = k ^ 5, f = 7;
+		CHECK(CALL(F_ADD8,
+			   long (*)(long, long, long, long, long, long, long,
+				    long),
+			   a, b, c, d, e, f, a + b,
+			   c * 2) == add8(a, b, c, d, e, f, a + b, c * 2));
+		CHECK(CALL(F_HYP, double (*)(double, double, long), k * 0.5,
+			   k * 0.25, k) == expect_hyp(k));
+		CHECK(CALL(F_VSUM, double (*)(long, ...), 3, 1.0, 2.0, 3.0) ==
+		      6.0);
+		CHECK(CALL(F_OUTER, long (*)(const char *), s) ==
+		      (long)strlen(s) + 1);
+		unsigned __int128 w =
+			CALL(F_WIDE, unsigned __int128 (*)(uint64_t), k);
+		CHECK(w == wide(k));
+		struct pair p = CALL(F_PAIR, struct pair(*)(double), k);
+		CHECK(p.x == k + 1 && p.y == k * 2);
+	}
+}
+
+/* probe's record has the call site its caller's call returns to. */
+__attribute__((noinline)) static uint64_t call_probe(void)
+{
+	uint64_t v = CALL(F_PROBE, uint64_t(*)(void));
+	/* Not a tail call: the site is here. */
+	__asm__ volatile("" ::: "memory");
+	return v;
+}
+
+static void test_shapes(struct recmap *m, const char *where)
+{
+	cur = m;
+	rec_reset(m, RING_MAX);
+	all_functions(m, REC_FN_RETURNS);
+	calls_of_every_shape();
+	check_drained(where);
+	for (int i = F_STRLEN; i <= F_PAIR; i++)
+		if (i < F_JUMPER || i > F_TAILER)
+			CHECK(seen.calls[i] == (i == F_STRLEN ? 200 : 100) &&
+				      seen.returns[i] == seen.calls[i],
+			      "%s: func %d: %lu calls, %lu returns", where, i,
+			      seen.calls[i], seen.returns[i]);
+	/* REC_FN_DRAIN: the tracer has the call before the function runs,
+	 * and the trap is not counted as a full ring. */
+	rec_reset(m, RING_MAX);
+	CHECK(CALL(F_DRAINED, uint64_t(*)(void)) == 1);
+	check_drained(where);
+	CHECK(m->sh->drains == 1 && m->sh->full_traps == 0);
+	/* A tail call from a hooked function: strlen's call is marked so,
+	 * with tailer's site, and the one return is tailer's. */
+	rec_reset(m, RING_MAX);
+	CHECK(CALL(F_TAILER, size_t(*)(const char *), "abc") == 3);
+	check_drained(where);
+	CHECK(seen.nlog == 3 && seen.log[0] == 200 + F_TAILER &&
+	      seen.log[1] == 200 + F_STRLEN && seen.log[2] == 300 + F_TAILER);
+	struct rec_call *c1 = (void *)m->data;
+	struct rec_call *c2 = (void *)(m->data + c1->h.size);
+	CHECK((c2->h.flags & REC_CALL_TAIL) &&
+	      !(c2->h.flags & REC_CALL_HOOKED) && c2->site == c1->site &&
+	      c2->sp == c1->sp);
+	/* Nesting: outer's call, strlen's call and return, outer's
+	 * return. */
+	rec_reset(m, RING_MAX);
+	CALL(F_OUTER, long (*)(const char *), "abc");
+	check_drained(where);
+	CHECK(seen.nlog == 4 && seen.log[0] == 200 + F_OUTER &&
+	      seen.log[1] == 200 + F_STRLEN && seen.log[2] == 300 + F_STRLEN &&
+	      seen.log[3] == 300 + F_OUTER);
+}
+
+/* The site in the record is the return address the callee sees when
+ * the return is not hooked; hooked, the callee sees the trampoline. */
+/* A return whose shadow entry is gone traps; the tracer's repair
+ * returns to the caller with the value.  A recursion deeper than the
+ * shadow stack leaves the deeper returns unhooked, not failed. */
+static void test_lost(struct recmap *m)
+{
+	cur = m;
+	rec_reset(m, RING_MAX);
+	all_functions(m, REC_FN_RETURNS);
+	CHECK(CALL(F_LOSE, long (*)(long), 14) == 42);
+	CHECK(CALL(F_STRLEN, size_t(*)(const char *), "after") == 5);
+	check_drained("lost");
+	CHECK(seen.lost == 1 && seen.calls[F_LOSE] == 1 &&
+	      seen.returns[F_LOSE] == 0 && seen.returns[F_STRLEN] == 1);
+	rec_reset(m, RING_MAX);
+	CHECK(CALL(F_RECURSE, long (*)(long), 99) == 99);
+	check_drained("deep");
+	CHECK(seen.calls[F_RECURSE] == 100 &&
+	      seen.returns[F_RECURSE] == DEPTH &&
+	      m->sh->unhooked == 100 - DEPTH);
+}
+
+/* A plan bound beyond max_record: the chunks stop at the record's room,
+ * the call says so, and a bad pointer costs an empty chunk, not a
+ * fault. */
+static void test_cut(struct recmap *m)
+{
+	cur = m;
+	rec_reset(m, RING_MAX);
+	all_functions(m, REC_FN_RETURNS);
+	struct plan_op cstr[] = { { .op = PLAN_ARG, .dst = 0, .a = 0 },
+				  { .op = PLAN_CSTR, .src = 0, .a = 1000 },
+				  { .op = PLAN_END } };
+	rec_plan(m, F_OUTER, cstr, 3);
+	m->sh->max_record = sizeof(struct rec_call) + 64;
+	static char big[2000];
+	memset(big, 'x', sizeof(big) - 1);
+	CHECK(CALL(F_OUTER, long (*)(const char *), big) == sizeof(big));
+	/* probe ignores its argument, a pointer to nothing. */
+	rec_plan(m, F_PROBE, cstr, 3);
+	CALL(F_PROBE, uint64_t(*)(const char *), (const char *)16);
+	drain();
+	const struct rec_call *r = (const void *)m->data;
+	const struct plan_chunk *c = (const void *)(r + 1);
+	CHECK(r->func == F_OUTER && (r->h.flags & REC_CALL_CUT) &&
+	      r->used == 64 && c->len == 48 && c->addr == (uint64_t)big &&
+	      (c->wanted & PLAN_CHUNK_CUT));
+	/* The probe's call: after outer's and strlen's calls and returns. */
+	const struct rec_hdr *h = (const void *)m->data;
+	for (int i = 0; i < 4 && h->size; i++)
+		h = (const void *)((const char *)h + h->size);
+	r = (const void *)h;
+	CHECK(h->type == REC_CALL && r->func == F_PROBE);
+	c = (const void *)(r + 1);
+	CHECK(r->used == sizeof(*c) && c->addr == 16 && c->len == 0 &&
+	      c->wanted != 0);
+	check_drained("cut");
+	memset(m->plans, 0, PAGE);
+	all_functions(m, REC_FN_RETURNS);
+}
+
+static void test_site(struct recmap *m)
+{
+	cur = m;
+	rec_reset(m, RING_MAX);
+	rec_func(m, F_PROBE, (void *)probe, 0);
+	uint64_t site = call_probe();
+	rec_func(m, F_PROBE, (void *)probe, REC_FN_RETURNS);
+	CHECK(call_probe() == (uint64_t)m->blob + rec_blob_return);
+	drain();
+	struct rec_call *r = (void *)m->data;
+	struct rec_call *r2 = (void *)(m->data + r->h.size);
+	CHECK(r->site == site && r2->site == site);
+	CHECK(!(r->h.flags & REC_CALL_HOOKED) &&
+	      (r2->h.flags & REC_CALL_HOOKED));
+	check_drained("site");
+	CHECK(seen.calls[F_PROBE] == 2 && seen.returns[F_PROBE] == 1);
+}
+
+__attribute__((noinline)) static void call_jumper(jmp_buf *jb)
+{
+	CALL(F_JUMPER, void (*)(jmp_buf *), jb);
+}
+
+/* A longjmp out of a hooked call leaves its shadow entry; the next call
+ * from a frame above drops it. */
+static void test_longjmp(struct recmap *m)
+{
+	cur = m;
+	rec_reset(m, RING_MAX);
+	all_functions(m, REC_FN_RETURNS);
+	jmp_buf jb;
+	if (!setjmp(jb))
+		call_jumper(&jb);
+	CHECK(CALL(F_STRLEN, size_t(*)(const char *), "after") == 5);
+	check_drained("longjmp");
+	CHECK(m->sh->unwound == 1 && seen.calls[F_JUMPER] == 1 &&
+	      seen.returns[F_JUMPER] == 0 && seen.returns[F_STRLEN] == 1);
+}
+
+#define THREAD_CALLS 20000
+
+static void *thread_main(void *arg)
+{
+	char s[32];
+	snprintf(s, sizeof(s), "thread %ld", (long)arg);
+	for (int k = 0; k < THREAD_CALLS; k++) {
+		if (CALL(F_STRLEN, size_t(*)(const char *), s) != strlen(s))
+			FAIL("thread strlen");
+		if (CALL(F_ADD8,
+			 long (*)(long, long, long, long, long, long, long,
+				  long),
+			 k, 1, 2, 3, 4, 5, k + 1,
+			 4) != add8(k, 1, 2, 3, 4, 5, k + 1, 4))
+			FAIL("thread add8");
+	}
+	return NULL;
+}
+
+/* Threads at once through a small ring: it fills again and again, the
+ * SIGTRAP handler drains it, and no record is lost. */
+static void test_threads(struct recmap *m, int plan)
+{
+	cur = m;
+	rec_reset(m, 16384);
+	all_functions(m, REC_FN_RETURNS);
+	/* Threads gone before: the tracer freed their slots, which the
+	 * lookups pass and the claims take. */
+	for (int i = 0; i < NSLOT; i += 2)
+		((struct rec_shadow *)(m->shadow + i * rec_shadow_size(DEPTH)))
+			->owner = REC_SLOT_FREE;
+	if (plan) {
+		struct plan_op cstr[] = { { .op = PLAN_ARG, .dst = 0, .a = 0 },
+					  { .op = PLAN_CSTR, .src = 0, .a = 64 },
+					  { .op = PLAN_END } };
+		struct plan_op stack[] = { { .op = PLAN_STACK, .a = 24 },
+					   { .op = PLAN_END } };
+		rec_plan(m, F_STRLEN, cstr, 3);
+		rec_plan(m, F_ADD8, stack, 2);
+	}
+	pthread_t t[NTHREAD];
+	for (long i = 0; i < NTHREAD; i++)
+		pthread_create(&t[i], NULL, thread_main, (void *)i);
+	for (int i = 0; i < NTHREAD; i++)
+		pthread_join(t[i], NULL);
+	check_drained("threads");
+	CHECK(seen.nthread == NTHREAD);
+	CHECK(seen.calls[F_STRLEN] == NTHREAD * THREAD_CALLS &&
+		      seen.returns[F_STRLEN] == NTHREAD * THREAD_CALLS &&
+		      seen.calls[F_ADD8] == NTHREAD * THREAD_CALLS &&
+		      seen.returns[F_ADD8] == NTHREAD * THREAD_CALLS,
+	      "strlen %lu/%lu add8 %lu/%lu", seen.calls[F_STRLEN],
+	      seen.returns[F_STRLEN], seen.calls[F_ADD8], seen.returns[F_ADD8]);
+	CHECK(seen.full_traps > 0 && m->sh->unhooked == 0);
+	printf("threads%s: %lu records, %lu full-ring traps, %lu pads\n",
+	       plan ? " (plans)" : "", seen.records, seen.full_traps,
+	       seen.pads);
+	memset(m->plans, 0, PAGE);
+	all_functions(m, REC_FN_RETURNS);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static volatile long handler_calls;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	if (CALL(F_STRLEN, size_t(*)(const char *), "in handler") != 10 ||
+	    CALL(F_OUTER, long (*)(const char *), "in") != 3)
+		FAIL("traced calls in the handler");
+	handler_calls++;
+}
+
+/* A handler that makes traced calls interrupts traced calls anywhere,
+ * in the trampolines too, through a ring so small that it is often
+ * full: a handler that interrupted its thread's writer between
+ * reservation and commit hands its records over synchronously. */
+static void test_signals(struct recmap *m)
+{
+	cur = m;
+	rec_reset(m, 4096);
+	all_functions(m, REC_FN_RETURNS);
+	struct sigaction sa = { .sa_handler = on_alarm };
+	sigaction(SIGALRM, &sa, NULL);
+	struct itimerval it = { { 0, 100 }, { 0, 100 } };
+	setitimer(ITIMER_REAL, &it, NULL);
+	long n = 0;
+	double t0 = now();
+	/* Until a synchronous record came, for 10 s at most. */
+	for (; n < 30000 || (!m->sh->syncs && now() - t0 < 10); n++)
+		if (CALL(F_OUTER, long (*)(const char *), "abcd") != 5)
+			FAIL("outer in the loop");
+	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+	setitimer(ITIMER_REAL, &off, NULL);
+	check_drained("signals");
+	CHECK(handler_calls > 0 && seen.syncs > 0);
+	CHECK(seen.calls[F_OUTER] == (uint64_t)(n + handler_calls) &&
+	      seen.calls[F_STRLEN] == (uint64_t)(n + 2 * handler_calls) &&
+	      seen.returns[F_STRLEN] == seen.calls[F_STRLEN]);
+	printf("signals: %ld handler runs during %ld traced calls, "
+	       "%lu full-ring traps, %lu synchronous records\n",
+	       handler_calls, n, seen.full_traps, seen.syncs);
+}
+
+/* The thread's CPU time (user and system, the full-ring traps
+ * included): on a loaded machine, the time the thread ran. */
+static double cpu_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* CPU ns per strlen call made through GOT slot F, with the recorder's
+ * OPTIONS (the median of 5 runs). */
+static double ns_per_call(int f, int n, uint64_t options)
+{
+	double best[5];
+	const char *s = "hello, world";
+	for (int r = 0; r < 5; r++) {
+		rec_reset(cur, 1UL << 20);
+		cur->sh->options = options;
+		double t0 = cpu_now();
+		for (int k = 0; k < n; k++)
+			CALL(f, size_t(*)(const char *), s);
+		best[r] = (cpu_now() - t0) / n * 1e9;
+		drain();
+	}
+	for (int i = 0; i < 5; i++)
+		for (int j = i + 1; j < 5; j++)
+			if (best[j] < best[i]) {
+				double t = best[i];
+				best[i] = best[j];
+				best[j] = t;
+			}
+	return best[2];
+}
+
+static void measure(struct recmap *m)
+{
+	cur = m;
+	static void *volatile plain;
+	plain = (void *)strlen;
+	got[NFUNC - 1] = plain;
+	struct plan_op cstr[] = { { .op = PLAN_ARG, .dst = 0, .a = 0 },
+				  { .op = PLAN_CSTR, .src = 0, .a = 64 },
+				  { .op = PLAN_END } };
+	int n = 200000;
+	double base = ns_per_call(NFUNC - 1, n, REC_OPT_TSC);
+	rec_func(m, F_STRLEN, (void *)strlen, 0);
+	double entry = ns_per_call(F_STRLEN, n, REC_OPT_TSC);
+	rec_func(m, F_STRLEN, (void *)strlen, REC_FN_RETURNS);
+	double both = ns_per_call(F_STRLEN, n, REC_OPT_TSC);
+	rec_plan(m, F_STRLEN, cstr, 3);
+	double plan = ns_per_call(F_STRLEN, n, REC_OPT_TSC);
+	printf("strlen, CPU ns per call: untraced %.1f, entry only %.1f, "
+	       "entry+return %.1f, entry+return+CSTR plan %.1f\n",
+	       base, entry, both, plan);
+	/* The same without time stamps. */
+	m->ftab[F_STRLEN].plan = 0;
+	rec_func(m, F_STRLEN, (void *)strlen, 0);
+	entry = ns_per_call(F_STRLEN, n, 0);
+	rec_func(m, F_STRLEN, (void *)strlen, REC_FN_RETURNS);
+	both = ns_per_call(F_STRLEN, n, 0);
+	printf("strlen, no time stamps, CPU ns per call: entry only %.1f, "
+	       "entry+return %.1f\n",
+	       entry, both);
+	rec_func(m, F_PROBE, (void *)probe, 0);
+}
+
+/* The reader takes a record only when its commit word names its
+ * position, and rejects one whose size does not fit. */
+static void test_reader(void)
+{
+	static uint64_t ring[64];
+	struct rec_hdr *h = (struct rec_hdr *)&ring[8];
+	const struct rec_hdr *got = NULL;
+	*h = (struct rec_hdr){ rec_commit_word(64), 16, REC_PAD, 0 };
+	CHECK(rec_record_at(ring, sizeof(ring), 64, &got) == 1 && got == h);
+	CHECK(rec_record_at(ring, sizeof(ring), 64 + 512, &got) == 0);
+	h->size = 24;
+	CHECK(rec_record_at(ring, sizeof(ring), 64, &got) == -EBADMSG);
+	*h = (struct rec_hdr){ rec_commit_word(64), 480, REC_PAD, 0 };
+	CHECK(rec_record_at(ring, sizeof(ring), 64, &got) == -EBADMSG);
+	*h = (struct rec_hdr){ rec_commit_word(64), 16, REC_CALL, 0 };
+	CHECK(rec_record_at(ring, sizeof(ring), 64, &got) == -EBADMSG);
+	*h = (struct rec_hdr){ rec_commit_word(64), 112, 9, 0 };
+	CHECK(rec_record_at(ring, sizeof(ring), 64, &got) == -EBADMSG);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	CHECK(rec_blob_size > 0 && rec_blob_rw >= rec_blob_size &&
+	      rec_blob_rw % PAGE == 0);
+	CHECK(rec_blob_entry < rec_blob_size &&
+	      rec_blob_return < rec_blob_size &&
+	      rec_blob_trap_full < rec_blob_size &&
+	      rec_blob_trap_sync < rec_blob_size &&
+	      rec_blob_trap_lost < rec_blob_size);
+	CHECK(rec_blob[rec_blob_trap_full] == 0xcc &&
+	      rec_blob[rec_blob_trap_sync] == 0xcc);
+	struct sigaction sa = { .sa_sigaction = on_trap,
+				.sa_flags = SA_SIGINFO };
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGALRM);
+	sigaction(SIGTRAP, &sa, NULL);
+	test_reader();
+	struct rec_layout l;
+	CHECK(rec_layout_init(&l, 3, 0, 6, 8, 1 << 20) == -EINVAL &&
+	      rec_layout_init(&l, 3, 0, 8, 8, 3 << 20) == -EINVAL &&
+	      rec_layout_init(&l, 3, 0, 8, 65536, 1 << 20) == -EINVAL);
+	CHECK(rec_layout_init(&l, 300, 100, 8, 8, 1 << 20) == 0 &&
+	      l.blob == 2 * PAGE && l.rw == l.blob + rec_blob_rw &&
+	      l.ftab == l.rw + PAGE && l.plans == l.ftab + 3 * PAGE &&
+	      l.shadow == l.plans + PAGE && l.data % PAGE == 0 &&
+	      l.size == l.data + (1 << 20));
+	struct recmap a, b;
+	if (rec_map(&a) || rec_map(&b)) {
+		perror("mapping the recorder");
+		return 1;
+	}
+	/* Two copies at two addresses: the blob is position-independent. */
+	test_shapes(&a, "first copy");
+	test_shapes(&b, "second copy");
+	test_site(&a);
+	test_cut(&a);
+	test_lost(&a);
+	test_longjmp(&a);
+	test_threads(&a, 0);
+	test_threads(&a, 1);
+	test_signals(&a);
+	measure(&a);
+	return check_exit();
+}
