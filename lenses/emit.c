@@ -12,7 +12,7 @@
 #define S(lit) lit, sizeof(lit) - 1
 
 struct text {
-	const char *s;
+	char s[4]; /* copied whole, NUL-padded */
 	size_t n;
 };
 
@@ -30,7 +30,10 @@ static const struct {
 
 static void add_text(struct fmt_ctx *c, const struct text *t)
 {
-	strbuf_add(c->sb, t->s, t->n);
+	char *o = strbuf_reserve(c->sb, sizeof(t->s));
+
+	memcpy(o, t->s, sizeof(t->s));
+	strbuf_commit(c->sb, o + t->n);
 }
 
 void emit_begin(struct fmt_ctx *c, enum emit_group g)
@@ -149,6 +152,27 @@ void emit_char(struct fmt_ctx *c, unsigned char ch, char quote)
 		strbuf_add(c->sb, esc.text[ch], esc.len[ch]);
 }
 
+/* Most runs are short (a line of text between two \n): those are
+ * copied with a few fixed-size, overlapping moves rather than by a call
+ * to memcpy. */
+static char *copy_run(char *o, const unsigned char *p, size_t n)
+{
+	if (n > 16) {
+		memcpy(o, p, n);
+	} else if (n >= 8) {
+		memcpy(o, p, 8);
+		memcpy(o + n - 8, p + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(o, p, 4);
+		memcpy(o + n - 4, p + n - 4, 4);
+	} else if (n) {
+		o[0] = (char)p[0];
+		o[n / 2] = (char)p[n / 2];
+		o[n - 1] = (char)p[n - 1];
+	}
+	return o + n;
+}
+
 /* Runs of plain bytes are found by the table and copied whole; the
  * output is reserved at its largest (4 bytes a byte) once. */
 void emit_chars(struct fmt_ctx *c, const unsigned char *p, size_t n)
@@ -163,8 +187,7 @@ void emit_chars(struct fmt_ctx *c, const unsigned char *p, size_t n)
 
 		while (p < end && esc.plain[*p])
 			p++;
-		memcpy(o, run, (size_t)(p - run));
-		o += p - run;
+		o = copy_run(o, run, (size_t)(p - run));
 		if (p == end)
 			break;
 		memcpy(o, esc.text[*p], 4);
