@@ -152,29 +152,35 @@ void emit_char(struct fmt_ctx *c, unsigned char ch, char quote)
 		strbuf_add(c->sb, esc.text[ch], esc.len[ch]);
 }
 
-/* Most runs are short (a line of text between two \n): those are
- * copied with a few fixed-size, overlapping moves rather than by a call
- * to memcpy. */
-static char *copy_run(char *o, const unsigned char *p, size_t n)
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+/* The high bit of each byte of X (8 bytes, little-endian) that is not
+ * plain inside "": below ' ', '"', '\\', DEL and up.  Only the lowest
+ * one is exact (a borrow or carry out of a flagged byte may flag the
+ * next), which is all that finding the end of a run needs. */
+static uint64_t unplain8(uint64_t x)
 {
-	if (n > 16) {
-		memcpy(o, p, n);
-	} else if (n >= 8) {
-		memcpy(o, p, 8);
-		memcpy(o + n - 8, p + n - 8, 8);
-	} else if (n >= 4) {
-		memcpy(o, p, 4);
-		memcpy(o + n - 4, p + n - 4, 4);
-	} else if (n) {
-		o[0] = (char)p[0];
-		o[n / 2] = (char)p[n / 2];
-		o[n - 1] = (char)p[n - 1];
-	}
-	return o + n;
+	uint64_t q = x ^ (ONES * '"');
+	uint64_t b = x ^ (ONES * '\\');
+	uint64_t ctl = (x - ONES * ' ') & ~x;
+
+	q = (q - ONES) & ~q;
+	b = (b - ONES) & ~b;
+	return (ctl | (x + ONES) | x | q | b) & HIGHS;
 }
 
-/* Runs of plain bytes are found by the table and copied whole; the
- * output is reserved at its largest (4 bytes a byte) once. */
+/* One byte escaped at O (room for 4): past it. */
+static char *escape_at(char *o, unsigned char ch)
+{
+	memcpy(o, esc.text[ch], 4);
+	return o + esc.len[ch];
+}
+
+/* Runs of plain bytes are found eight bytes at a time and copied whole,
+ * the tail a byte at a time by the table; the output is reserved at its
+ * largest (4 bytes a byte) once, which leaves room for the 8-byte moves
+ * (at input offset I <= N - 8 the output is at most 4 I + 8 <= 4 N). */
 void emit_chars(struct fmt_ctx *c, const unsigned char *p, size_t n)
 {
 	const unsigned char *end = p + n;
@@ -182,16 +188,26 @@ void emit_chars(struct fmt_ctx *c, const unsigned char *p, size_t n)
 	if (!esc.ready)
 		esc_init();
 	char *o = strbuf_reserve(c->sb, 4 * n);
-	while (p < end) {
-		const unsigned char *run = p;
+	while (end - p >= 8) {
+		uint64_t x;
 
-		while (p < end && esc.plain[*p])
-			p++;
-		o = copy_run(o, run, (size_t)(p - run));
-		if (p == end)
-			break;
-		memcpy(o, esc.text[*p], 4);
-		o += esc.len[*p++];
+		memcpy(&x, p, 8);
+		uint64_t m = unplain8(x);
+		memcpy(o, p, 8);
+		if (!m) {
+			o += 8;
+			p += 8;
+			continue;
+		}
+		size_t k = (size_t)__builtin_ctzll(m) / 8;
+		o = escape_at(o + k, p[k]);
+		p += k + 1;
+	}
+	for (; p < end; p++) {
+		if (esc.plain[*p])
+			*o++ = (char)*p;
+		else
+			o = escape_at(o, *p);
 	}
 	strbuf_commit(c->sb, o);
 }
