@@ -359,20 +359,6 @@ bool type_is_integer(const struct type *t)
 	return t->kind >= TYPE_CHAR && t->kind <= TYPE_ULLONG;
 }
 
-bool type_is_signed(const struct type *t)
-{
-	switch (t->kind) {
-	case TYPE_CHAR:
-	case TYPE_SHORT:
-	case TYPE_INT:
-	case TYPE_LONG:
-	case TYPE_LLONG:
-		return true;
-	default:
-		return false;
-	}
-}
-
 bool type_is_float(const struct type *t)
 {
 	return t->kind == TYPE_FLOAT || t->kind == TYPE_DOUBLE ||
