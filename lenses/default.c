@@ -149,14 +149,19 @@ static void batch_add(struct batch *b, uint64_t addr)
 /* The first TOTAL bytes of array V into ALL: its pages prefetched in one
  * read, then copied out of the cache a page at a time.  Returns the
  * number of bytes read. */
-static size_t read_array(struct fmt_ctx *c, const struct value *v,
-			 unsigned char *all, size_t total)
+static void prefetch_pages(struct fmt_ctx *c, uint64_t addr, size_t total)
 {
 	struct batch b = { .mem = c->mem };
 
-	for (uint64_t a = v->addr & ~4095ULL; a < v->addr + total; a += 4096)
+	for (uint64_t a = addr & ~4095ULL; a < addr + total; a += 4096)
 		batch_add(&b, a);
 	batch_flush(&b);
+}
+
+static size_t read_array(struct fmt_ctx *c, const struct value *v,
+			 unsigned char *all, size_t total)
+{
+	prefetch_pages(c, v->addr, total);
 	size_t got = 0;
 	while (got < total) {
 		size_t n = total - got < 4096 ? total - got : 4096;
@@ -241,6 +246,7 @@ static void prefetch_targets(struct fmt_ctx *c, const struct type *elt,
  * a buffer on the stack: a corrupt length costs at most -A + 1 elements
  * read, and no allocation unless one element is larger. */
 #define ARRAY_CHUNK 4096
+#define PREFETCH_MAX 1024
 
 struct elts {
 	const struct value *v;
@@ -290,6 +296,12 @@ static void lens_array(struct fmt_ctx *c, const struct value *v)
 	const struct lens_layout *saved = c->layout;
 
 	elts_init(&e, v, type_sizeof(et));
+	/* the pages of the first PREFETCH_MAX elements in one gathered read,
+	 * not one a chunk (1024 iovecs are 4 chunks); -A may be unlimited */
+	if (v->remote)
+		prefetch_pages(c, v->addr,
+			       (want < PREFETCH_MAX ? want : PREFETCH_MAX) *
+				       e.esz);
 	if (et->kind == TYPE_STRUCT && want) {
 		layout_init(&lay, et);
 		c->layout = &lay;
