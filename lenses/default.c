@@ -149,14 +149,19 @@ static void batch_add(struct batch *b, uint64_t addr)
 /* The first TOTAL bytes of array V into ALL: its pages prefetched in one
  * read, then copied out of the cache a page at a time.  Returns the
  * number of bytes read. */
-static size_t read_array(struct fmt_ctx *c, const struct value *v,
-			 unsigned char *all, size_t total)
+static void prefetch_pages(struct fmt_ctx *c, uint64_t addr, size_t total)
 {
 	struct batch b = { .mem = c->mem };
 
-	for (uint64_t a = v->addr & ~4095ULL; a < v->addr + total; a += 4096)
+	for (uint64_t a = addr & ~4095ULL; a < addr + total; a += 4096)
 		batch_add(&b, a);
 	batch_flush(&b);
+}
+
+static size_t read_array(struct fmt_ctx *c, const struct value *v,
+			 unsigned char *all, size_t total)
+{
+	prefetch_pages(c, v->addr, total);
 	size_t got = 0;
 	while (got < total) {
 		size_t n = total - got < 4096 ? total - got : 4096;
@@ -168,58 +173,143 @@ static size_t read_array(struct fmt_ctx *c, const struct value *v,
 	return got;
 }
 
-#define PREFETCH_MAX 1024
+/* An array member whose storage is not a constant. */
+static bool is_dynamic(const struct type *f)
+{
+	return f->kind == TYPE_ARRAY && f->len && !type_array_is_fixed(f);
+}
+
+static bool struct_is_dynamic(const struct type *t)
+{
+	for (size_t i = 0; i < t->nfields; i++)
+		if (is_dynamic(t->fields[i]))
+			return true;
+	return false;
+}
+
+/* The static layout of a struct type: its size, where its members are,
+ * and whether one is a dynamic array (in tracee memory the members after
+ * it move).  Measured once per struct shown, and once for all the
+ * elements of an array of structs (c->layout). */
+#define LAYOUT_SMALL 8
+
+struct lens_layout {
+	const struct type *t;
+	size_t size;
+	bool dynamic;
+	size_t *offs;
+	size_t small[LAYOUT_SMALL];
+};
+
+static void layout_init(struct lens_layout *l, const struct type *t)
+{
+	l->t = t;
+	l->offs = t->nfields <= LAYOUT_SMALL ?
+			  l->small :
+			  xreallocarray(NULL, t->nfields, sizeof(*l->offs));
+	l->size = type_layout(t, l->offs);
+	l->dynamic = struct_is_dynamic(t);
+}
+
+static void layout_destroy(struct lens_layout *l)
+{
+	if (l->offs != l->small)
+		free(l->offs);
+}
 
 /* An array of pointers or of structs holding pointers (writev's iovecs,
- * argv): fetch the memory they point at in one gathered read before the
- * elements are shown one by one. */
-static void prefetch_targets(struct fmt_ctx *c, const struct value *v,
-			     size_t want, size_t esz)
+ * argv): the memory its N elements at ELTS point at is fetched in
+ * gathered reads before they are shown one by one. */
+static void prefetch_targets(struct fmt_ctx *c, const struct type *elt,
+			     const unsigned char *elts, size_t n, size_t esz)
 {
 	size_t offs[4];
-	size_t noffs = pointer_offsets(v->type->elt, offs, 4);
-	if (!v->remote || !noffs || !want || !c->mem->prefetch)
-		return;
-	if (want > c->limits->arraylen + 1)
-		want = c->limits->arraylen + 1;
-	/* -A may be unlimited: a gathered read covers IOV_MAX pages anyway,
-	 * and TYPE_MAX_VALUE bounds ESZ (type_check) */
-	if (want > PREFETCH_MAX)
-		want = PREFETCH_MAX;
-	unsigned char *all = xmalloc(want * esz);
-	size_t got = read_array(c, v, all, want * esz) / esz;
+	size_t noffs = pointer_offsets(elt, offs, 4);
 	struct batch b = { .mem = c->mem };
-	for (size_t i = 0; i < got; i++) {
+
+	if (!noffs || !c->mem->prefetch)
+		return;
+	for (size_t i = 0; i < n; i++) {
 		for (size_t j = 0; j < noffs; j++) {
 			uint64_t a;
 
 			if (offs[j] + sizeof(a) > esz)
 				continue;
-			memcpy(&a, all + i * esz + offs[j], sizeof(a));
+			memcpy(&a, elts + i * esz + offs[j], sizeof(a));
 			batch_add(&b, a);
 		}
 	}
 	batch_flush(&b);
-	free(all);
 }
 
-/* Elements are read one at a time through the page cache, so a corrupt
- * length costs at most -A + 1 reads and no allocation. */
+/* Elements are read a chunk at a time, at most ARRAY_CHUNK bytes, into
+ * a buffer on the stack: a corrupt length costs at most -A + 1 elements
+ * read, and no allocation unless one element is larger. */
+#define ARRAY_CHUNK 4096
+#define PREFETCH_MAX 1024
+
+struct elts {
+	const struct value *v;
+	size_t esz;
+	size_t per;	 /* elements a chunk */
+	size_t first, n; /* the chunk: elements [first, first + n) */
+	unsigned char *buf;
+	unsigned char small[ARRAY_CHUNK];
+};
+
+/* Element I of the array, read with those after it up to WANT when not
+ * in the buffer: NULL when it cannot be read. */
+static const unsigned char *elt_at(struct fmt_ctx *c, struct elts *e, size_t i,
+				   size_t want)
+{
+	if (i - e->first < e->n)
+		return e->buf + (i - e->first) * e->esz;
+	size_t n = want - i < e->per ? want - i : e->per;
+	struct value at = value_at(e->v, e->v->type, i * e->esz);
+	size_t got = at.remote ? read_array(c, &at, e->buf, n * e->esz) :
+				 value_read(c, &at, e->buf, n * e->esz);
+	e->first = i;
+	e->n = got / e->esz;
+	if (at.remote)
+		prefetch_targets(c, e->v->type->elt, e->buf, e->n, e->esz);
+	return e->n ? e->buf : NULL;
+}
+
+static void elts_init(struct elts *e, const struct value *v, size_t esz)
+{
+	e->v = v;
+	e->esz = esz;
+	e->first = e->n = 0;
+	e->per = esz && esz <= ARRAY_CHUNK ? ARRAY_CHUNK / esz : 1;
+	e->buf = esz <= ARRAY_CHUNK ? e->small : xmalloc(esz);
+}
+
 static void lens_array(struct fmt_ctx *c, const struct value *v)
 {
-	size_t esz = type_sizeof(v->type->elt);
+	const struct type *et = v->type->elt;
+	struct elts e;
 	bool zero;
 	size_t want = array_want(c, v, &zero);
-	unsigned char *buf = xmalloc(esz ? esz : 1);
-	struct value ev = { .type = v->type->elt, .buf = buf };
-	struct value src = *v;
+	struct value ev = { .type = et };
 	bool more = false;
+	struct lens_layout lay;
+	const struct lens_layout *saved = c->layout;
 
-	prefetch_targets(c, v, want, esz);
+	elts_init(&e, v, type_sizeof(et));
+	/* the pages of the first PREFETCH_MAX elements in one gathered read,
+	 * not one a chunk (1024 iovecs are 4 chunks); -A may be unlimited */
+	if (v->remote)
+		prefetch_pages(c, v->addr,
+			       (want < PREFETCH_MAX ? want : PREFETCH_MAX) *
+				       e.esz);
+	if (et->kind == TYPE_STRUCT && want) {
+		layout_init(&lay, et);
+		c->layout = &lay;
+	}
 	emit_begin(c, EMIT_ARRAY);
 	for (size_t i = 0; i < want; i++) {
-		if (value_read(c, &src, buf, esz) != esz ||
-		    (zero && all_zero(buf, esz)))
+		ev.buf = elt_at(c, &e, i, want);
+		if (!ev.buf || (zero && all_zero(ev.buf, e.esz)))
 			break;
 		if (i == c->limits->arraylen || lens_budget_full(c)) {
 			more = true;
@@ -227,10 +317,13 @@ static void lens_array(struct fmt_ctx *c, const struct value *v)
 		}
 		emit_sep(c, EMIT_ARRAY, i);
 		lens_render(c, &ev);
-		src = value_at(&src, src.type, esz);
 	}
 	emit_end(c, EMIT_ARRAY, more);
-	free(buf);
+	if (c->layout != saved)
+		layout_destroy(&lay);
+	c->layout = saved;
+	if (e.buf != e.small)
+		free(e.buf);
 }
 
 /* Offsets of a struct's members, computed as they are shown: an array
@@ -252,12 +345,6 @@ static int struct_elt(void *data, long n, int64_t *out)
 		return -1;
 	struct value fv = value_at(d->v, t->fields[n - 1], d->offs[n - 1]);
 	return value_int(d->c, &fv, out);
-}
-
-/* An array member whose storage is not a constant. */
-static bool is_dynamic(const struct type *f)
-{
-	return f->kind == TYPE_ARRAY && f->len && !type_array_is_fixed(f);
 }
 
 #define DYN_MAX_BYTES (1u << 24)
@@ -313,21 +400,22 @@ static size_t align_to(size_t n, size_t al)
 
 /* Members up to the first dynamic array are where the static layout
  * says, so eltN may refer forward to them. */
-static void static_offsets(struct elt_data *d)
+static void static_offsets(struct elt_data *d, const struct lens_layout *l)
 {
 	const struct type *t = d->v->type;
 
 	for (size_t i = 0; i < t->nfields; i++) {
-		d->offs[i] = type_offsetof(t, i);
+		d->offs[i] = l->offs[i];
 		d->nknown = i + 1;
-		if (d->v->remote && is_dynamic(t->fields[i]))
+		if (is_dynamic(t->fields[i]))
 			break;
 	}
 }
 
-/* The members, each placed after the one before it, until a dynamic one
- * whose size is unknown: the members after it cannot be placed. */
-static void show_fields(struct fmt_ctx *c, struct elt_data *d)
+/* The members of a struct in tracee memory that holds a dynamic array,
+ * each placed after the one before it, until a dynamic one whose size
+ * is unknown: the members after it cannot be placed. */
+static void show_moving_fields(struct fmt_ctx *c, struct elt_data *d)
 {
 	const struct value *v = d->v;
 	size_t idx = 0;
@@ -342,8 +430,7 @@ static void show_fields(struct fmt_ctx *c, struct elt_data *d)
 			d->nknown = i + 1;
 		struct value fv = value_at(v, f, off);
 		size_t size = type_sizeof(f);
-		if (v->remote && is_dynamic(f) &&
-		    !dynamic_size(c, &fv, &size)) {
+		if (is_dynamic(f) && !dynamic_size(c, &fv, &size)) {
 			emit_sep(c, EMIT_STRUCT, idx++);
 			emit_ellipsis(c);
 			return;
@@ -356,50 +443,84 @@ static void show_fields(struct fmt_ctx *c, struct elt_data *d)
 	}
 }
 
-/* eltN in the members' expressions reads member N of V. */
-static void struct_fields(struct fmt_ctx *c, const struct value *v)
+/* The members of any other struct: where the static layout says. */
+static void show_fields(struct fmt_ctx *c, const struct value *v,
+			const struct lens_layout *l)
 {
-	struct elt_data d = { c, v, NULL, 0 };
+	size_t idx = 0;
+
+	for (size_t i = 0; i < v->type->nfields; i++) {
+		const struct type *f = v->type->fields[i];
+
+		if (lens_hidden(f))
+			continue;
+		struct value fv = value_at(v, f, l->offs[i]);
+		emit_sep(c, EMIT_STRUCT, idx++);
+		lens_render(c, &fv);
+	}
+}
+
+/* eltN in the members' expressions reads member N of V. */
+static void struct_fields(struct fmt_ctx *c, const struct value *v,
+			  const struct lens_layout *l)
+{
+	struct elt_data d = { c, v, (size_t *)l->offs, v->type->nfields };
 	const struct expr_env *saved = c->env;
 	struct expr_env env = saved ? *saved : (struct expr_env){ 0 };
+	bool moving = v->remote && l->dynamic;
+	size_t small[LAYOUT_SMALL];
 
 	env.elt = struct_elt;
 	env.elt_data = &d;
 	c->env = &env;
-	d.offs = xcalloc(v->type->nfields ? v->type->nfields : 1,
-			 sizeof(*d.offs));
-	static_offsets(&d);
+	if (moving) {
+		d.offs = v->type->nfields <= LAYOUT_SMALL ?
+				 small :
+				 xreallocarray(NULL, v->type->nfields,
+					       sizeof(*d.offs));
+		d.nknown = 0;
+		static_offsets(&d, l);
+	}
 	emit_begin(c, EMIT_STRUCT);
-	show_fields(c, &d);
+	if (moving)
+		show_moving_fields(c, &d);
+	else
+		show_fields(c, v, l);
 	emit_end(c, EMIT_STRUCT, false);
-	free(d.offs);
+	if (d.offs != small && d.offs != l->offs)
+		free(d.offs);
 	c->env = saved;
 }
 
-static bool struct_is_dynamic(const struct type *t)
-{
-	for (size_t i = 0; i < t->nfields; i++)
-		if (is_dynamic(t->fields[i]))
-			return true;
-	return false;
-}
-
 /* A struct in tracee memory is read at once, except one holding dynamic
- * arrays, whose members are read where they turn out to be. */
+ * arrays, whose members are read where they turn out to be.  Its layout
+ * is the array's when it is an element of one. */
 static void lens_struct(struct fmt_ctx *c, const struct value *v)
 {
-	if (v->remote && struct_is_dynamic(v->type)) {
-		struct_fields(c, v);
-		return;
+	struct lens_layout own;
+	const struct lens_layout *l = c->layout;
+
+	if (!l || l->t != v->type) {
+		layout_init(&own, v->type);
+		l = &own;
 	}
-	size_t n = type_sizeof(v->type);
-	unsigned char *local = xmalloc(n ? n : 1);
-	struct value lv = *v;
-	if (!value_localize(c, &lv, local, n))
-		emit_addr(c, v->addr);
-	else
-		struct_fields(c, &lv);
-	free(local);
+	if (v->remote && l->dynamic) {
+		struct_fields(c, v, l);
+	} else {
+		unsigned char small[256];
+		size_t n = l->size;
+		unsigned char *local =
+			!v->remote || n <= sizeof(small) ? small : xmalloc(n);
+		struct value lv = *v;
+		if (!value_localize(c, &lv, local, n))
+			emit_addr(c, v->addr);
+		else
+			struct_fields(c, &lv, l);
+		if (local != small)
+			free(local);
+	}
+	if (l == &own)
+		layout_destroy(&own);
 }
 
 /* Arrays and structs nest by value without pointers only finitely, but

@@ -2,25 +2,43 @@
  * of a rendered value comes from here, in ltrace 0.7.3's layout.  Lenses
  * decide what to show; these functions decide how it is punctuated. */
 #include <stdarg.h>
+#include <string.h>
 
 #include "lens.h"
 #include "strbuf.h"
 
-static const struct {
-	const char *open, *close, *sep;
-} groups[] = {
-	[EMIT_ARRAY] = { "[ ", " ]", ", " },
-	[EMIT_STRUCT] = { "{ ", " }", ", " },
-	[EMIT_STRING] = { "\"", "\"", "" },
-	[EMIT_CHAR] = { "'", "'", "" },
-	[EMIT_BITVEC] = { "<", ">", "," },
-	[EMIT_BITVEC_NOT] = { "~<", ">", "," },
-	[EMIT_ARGS] = { "", "", ", " },
+/* The lengths are kept: a group's punctuation is written millions of
+ * times in a large trace (issue 12). */
+#define S(lit) lit, sizeof(lit) - 1
+
+struct text {
+	char s[4]; /* copied whole, NUL-padded */
+	size_t n;
 };
+
+static const struct {
+	struct text open, close, sep;
+} groups[] = {
+	[EMIT_ARRAY] = { { S("[ ") }, { S(" ]") }, { S(", ") } },
+	[EMIT_STRUCT] = { { S("{ ") }, { S(" }") }, { S(", ") } },
+	[EMIT_STRING] = { { S("\"") }, { S("\"") }, { S("") } },
+	[EMIT_CHAR] = { { S("'") }, { S("'") }, { S("") } },
+	[EMIT_BITVEC] = { { S("<") }, { S(">") }, { S(",") } },
+	[EMIT_BITVEC_NOT] = { { S("~<") }, { S(">") }, { S(",") } },
+	[EMIT_ARGS] = { { S("") }, { S("") }, { S(", ") } },
+};
+
+static void add_text(struct fmt_ctx *c, const struct text *t)
+{
+	char *o = strbuf_reserve(c->sb, sizeof(t->s));
+
+	memcpy(o, t->s, sizeof(t->s));
+	strbuf_commit(c->sb, o + t->n);
+}
 
 void emit_begin(struct fmt_ctx *c, enum emit_group g)
 {
-	strbuf_addstr(c->sb, groups[g].open);
+	add_text(c, &groups[g].open);
 }
 
 /* Arrays put the ellipsis inside the bracket ("[ 1, 2... ]"), strings
@@ -29,7 +47,7 @@ void emit_end(struct fmt_ctx *c, enum emit_group g, bool more)
 {
 	if (more && g != EMIT_STRING)
 		emit_ellipsis(c);
-	strbuf_addstr(c->sb, groups[g].close);
+	add_text(c, &groups[g].close);
 	if (more && g == EMIT_STRING)
 		emit_ellipsis(c);
 }
@@ -39,7 +57,7 @@ void emit_sep(struct fmt_ctx *c, enum emit_group g, size_t idx)
 	if (!idx)
 		return;
 	size_t at = c->sb->len;
-	strbuf_addstr(c->sb, groups[g].sep);
+	add_text(c, &groups[g].sep);
 	if (g == EMIT_ARGS && c->on_pack_sep)
 		c->on_pack_sep(c->pack_sep_data, at, c->sb->len);
 }
@@ -80,37 +98,168 @@ static char escape_letter(unsigned char ch)
 		return 'r';
 	case '\\':
 		return '\\';
+	case '"':
+		return '"';
 	default:
 		return 0;
 	}
+}
+
+/* Each byte as it shows inside "": itself (length 1: PLAIN), a letter
+ * escape or a 3-digit octal one.  Built once, so that a string costs a
+ * table lookup a byte and a copy a run of plain bytes (issue 12). */
+static struct {
+	bool ready;
+	bool plain[256];
+	unsigned char len[256];
+	char text[256][4];
+} esc;
+
+static void esc_init(void)
+{
+	for (unsigned ch = 0; ch < 256; ch++) {
+		char l = escape_letter((unsigned char)ch);
+		char *t = esc.text[ch];
+
+		if (l) {
+			t[0] = '\\';
+			t[1] = l;
+			esc.len[ch] = 2;
+		} else if (ch < 0x20 || ch >= 0x7f) {
+			t[0] = '\\';
+			t[1] = (char)('0' + (ch >> 6));
+			t[2] = (char)('0' + ((ch >> 3) & 7));
+			t[3] = (char)('0' + (ch & 7));
+			esc.len[ch] = 4;
+		} else {
+			t[0] = (char)ch;
+			esc.len[ch] = 1;
+			esc.plain[ch] = true;
+		}
+	}
+	esc.ready = true;
 }
 
 /* Escapes as ltrace prints them; we also escape '"' inside strings
  * (ltrace 0.7.3 leaves it bare, which makes the output ambiguous). */
 void emit_char(struct fmt_ctx *c, unsigned char ch, char quote)
 {
-	char l = escape_letter(ch);
+	if (!esc.ready)
+		esc_init();
+	if (ch == '"' && quote != '"')
+		strbuf_addch(c->sb, '"');
+	else
+		strbuf_add(c->sb, esc.text[ch], esc.len[ch]);
+}
 
-	if (l) {
-		strbuf_addch(c->sb, '\\');
-		strbuf_addch(c->sb, l);
-	} else if (ch == '"' && quote == '"') {
-		strbuf_addstr(c->sb, "\\\"");
-	} else if (ch < 0x20 || ch >= 0x7f) {
-		emit_printf(c, "\\%03o", ch);
-	} else {
-		strbuf_addch(c->sb, (char)ch);
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+/* The high bit of each byte of X (8 bytes, little-endian) that is not
+ * plain inside "": below ' ', '"', '\\', DEL and up.  Only the lowest
+ * one is exact (a borrow or carry out of a flagged byte may flag the
+ * next), which is all that finding the end of a run needs. */
+static uint64_t unplain8(uint64_t x)
+{
+	uint64_t q = x ^ (ONES * '"');
+	uint64_t b = x ^ (ONES * '\\');
+	uint64_t ctl = (x - ONES * ' ') & ~x;
+
+	q = (q - ONES) & ~q;
+	b = (b - ONES) & ~b;
+	return (ctl | (x + ONES) | x | q | b) & HIGHS;
+}
+
+/* One byte escaped at O (room for 4): past it. */
+static char *escape_at(char *o, unsigned char ch)
+{
+	memcpy(o, esc.text[ch], 4);
+	return o + esc.len[ch];
+}
+
+/* Runs of plain bytes are found eight bytes at a time and copied whole,
+ * the tail a byte at a time by the table; the output is reserved at its
+ * largest (4 bytes a byte) once, which leaves room for the 8-byte moves
+ * (at input offset I <= N - 8 the output is at most 4 I + 8 <= 4 N). */
+void emit_chars(struct fmt_ctx *c, const unsigned char *p, size_t n)
+{
+	const unsigned char *end = p + n;
+
+	if (!esc.ready)
+		esc_init();
+	char *o = strbuf_reserve(c->sb, 4 * n);
+	while (end - p >= 8) {
+		uint64_t x;
+
+		memcpy(&x, p, 8);
+		uint64_t m = unplain8(x);
+		memcpy(o, p, 8);
+		if (!m) {
+			o += 8;
+			p += 8;
+			continue;
+		}
+		size_t k = (size_t)__builtin_ctzll(m) / 8;
+		o = escape_at(o + k, p[k]);
+		p += k + 1;
 	}
+	for (; p < end; p++) {
+		if (esc.plain[*p])
+			*o++ = (char)*p;
+		else
+			o = escape_at(o, *p);
+	}
+	strbuf_commit(c->sb, o);
+}
+
+/* Numbers are written by hand: snprintf's parsing of the format cost
+ * more than the digits in a trace of many small structs (issue 12). */
+void emit_udec(struct fmt_ctx *c, uint64_t u)
+{
+	char b[20];
+	char *p = b + sizeof(b);
+
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	strbuf_add(c->sb, p, (size_t)(b + sizeof(b) - p));
+}
+
+void emit_dec(struct fmt_ctx *c, int64_t x)
+{
+	if (x < 0) {
+		strbuf_addch(c->sb, '-');
+		emit_udec(c, -(uint64_t)x);
+	} else {
+		emit_udec(c, (uint64_t)x);
+	}
+}
+
+void emit_hex(struct fmt_ctx *c, uint64_t u)
+{
+	char b[18];
+	char *p = b + sizeof(b);
+
+	if (!u) {
+		strbuf_addch(c->sb, '0');
+		return;
+	}
+	for (; u; u >>= 4)
+		*--p = "0123456789abcdef"[u & 15];
+	*--p = 'x';
+	*--p = '0';
+	strbuf_add(c->sb, p, (size_t)(b + sizeof(b) - p));
 }
 
 void emit_nil(struct fmt_ctx *c)
 {
-	strbuf_addstr(c->sb, "nil");
+	strbuf_add(c->sb, "nil", 3);
 }
 
 void emit_ellipsis(struct fmt_ctx *c)
 {
-	strbuf_addstr(c->sb, "...");
+	strbuf_add(c->sb, "...", 3);
 }
 
 void emit_recurse(struct fmt_ctx *c, size_t up)
@@ -125,7 +274,7 @@ void emit_recurse(struct fmt_ctx *c, size_t up)
 void emit_addr(struct fmt_ctx *c, uint64_t a)
 {
 	if (a)
-		emit_printf(c, "%#llx", (unsigned long long)a);
+		emit_hex(c, a);
 	else
 		emit_nil(c);
 }

@@ -28,14 +28,14 @@ void lens_int(struct fmt_ctx *c, const struct value *v, enum radix r)
 	}
 	unsigned long long u = mask_to(v->type, x);
 	if (r == RADIX_HEX)
-		emit_printf(c, "%#llx", u);
+		emit_hex(c, u);
 	else if (r == RADIX_OCT)
 		/* ltrace writes octal with a leading 0 always: 0 is "00" */
 		emit_printf(c, "0%llo", u);
 	else if (type_is_signed(v->type))
-		emit_printf(c, "%lld", (long long)x);
+		emit_dec(c, x);
 	else
-		emit_printf(c, "%llu", (unsigned long long)x);
+		emit_udec(c, (uint64_t)x);
 }
 
 bool lens_int_value(struct fmt_ctx *c, const struct value *v, int64_t *x)
@@ -60,9 +60,9 @@ void lens_guess(struct fmt_ctx *c, const struct value *v)
 	if (!lens_int_value(c, v, &x))
 		return;
 	if (x >= -10000 && x <= 10000)
-		emit_printf(c, "%lld", (long long)x);
+		emit_dec(c, x);
 	else
-		emit_printf(c, "%#llx", (unsigned long long)x);
+		emit_hex(c, (uint64_t)x);
 }
 
 /* float and double print as %f (hex: %a); long double, an x87 80-bit

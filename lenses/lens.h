@@ -18,6 +18,7 @@
 
 struct expr_env;
 struct fetch_ctx;
+struct lens_layout;
 
 #define LENS_MAX_DEPTH 8
 /* Lenses inside lenses (format(T), a string's characters, packs, by-value
@@ -59,6 +60,9 @@ struct fmt_ctx {
 	 * printf-style pack into its arguments: ltrace/calltext.c). */
 	void (*on_pack_sep)(void *data, size_t sep, size_t next);
 	void *pack_sep_data;
+	/* The layout of the struct elements of the array being shown,
+	 * measured once for all of them (lenses/default.c); NULL if none. */
+	const struct lens_layout *layout;
 	size_t nptrs; /* pointers being dereferenced */
 	uint64_t ptrs[LENS_MAX_DEPTH];
 	const struct type *ptr_types[LENS_MAX_DEPTH];
@@ -85,6 +89,12 @@ void emit_printf(struct fmt_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* One character inside QUOTE ('\'' or '"'), escaped. */
 void emit_char(struct fmt_ctx *c, unsigned char ch, char quote);
+/* N bytes inside "", escaped as emit_char escapes them one by one. */
+void emit_chars(struct fmt_ctx *c, const unsigned char *p, size_t n);
+/* Integers as %lld, %llu and %#llx print them (0 in hex is "0"). */
+void emit_dec(struct fmt_ctx *c, int64_t x);
+void emit_udec(struct fmt_ctx *c, uint64_t u);
+void emit_hex(struct fmt_ctx *c, uint64_t u);
 /* One wide character (a code point) inside QUOTE: UTF-8 when printable,
  * else escaped. */
 void emit_wchar(struct fmt_ctx *c, uint32_t cp, char quote);

@@ -17,8 +17,8 @@
 
 /* Reads the elements of one string in chunks that double from CHUNK up
  * to MAX_CHUNK, so a short string costs one small read and a 1 MiB one
- * (-s 9999999) a few dozen bulk reads; NEXT hands out one element at a
- * time. */
+ * (-s 9999999) a few dozen bulk reads; the printers take what a chunk
+ * holds at once. */
 struct chars {
 	struct fmt_ctx *c;
 	uint64_t addr;
@@ -63,24 +63,81 @@ static bool refill(struct chars *s)
 	return k >= s->esz;
 }
 
-/* The next element's value into *CH: false at the end of what may and
- * can be read. */
-static bool next_elt(struct chars *s, uint32_t *ch)
+/* How many elements the buffer holds from the next one on, refilled
+ * when it holds none: 0 at the end of what may and can be read. */
+static size_t avail(struct chars *s)
 {
 	if (s->pos >= s->want)
-		return false;
+		return 0;
 	if (s->at + s->esz > s->have && !refill(s))
-		return false;
-	*ch = 0;
-	if (s->esz == 1)
-		*ch = s->buf[s->at];
-	else if (s->esz == 2)
-		*ch = s->buf[s->at] | (uint32_t)s->buf[s->at + 1] << 8;
+		return 0;
+	return (s->have - s->at) / s->esz;
+}
+
+static void advance(struct chars *s, size_t n)
+{
+	s->at += n * s->esz;
+	s->pos += n;
+}
+
+/* Bytes go to the writer a chunk at a time, up to the first NUL of a
+ * zero form and the cap: true when the cap left characters out. */
+static bool print_bytes(struct fmt_ctx *c, struct chars *s, bool zero,
+			size_t cap)
+{
+	size_t shown = 0;
+	size_t n;
+
+	while ((n = avail(s))) {
+		const unsigned char *p = s->buf + s->at;
+		const unsigned char *nul = zero ? memchr(p, 0, n) : NULL;
+		size_t k = nul ? (size_t)(nul - p) : n;
+
+		if (k > cap - shown) {
+			emit_chars(c, p, cap - shown);
+			return true;
+		}
+		emit_chars(c, p, k);
+		if (nul)
+			return false;
+		shown += k;
+		advance(s, n);
+	}
+	return false;
+}
+
+/* The value of the wide character (2 or 4 bytes, little-endian) at P. */
+static uint32_t wide_at(const unsigned char *p, size_t esz)
+{
+	uint32_t ch = 0;
+
+	if (esz == 2)
+		ch = p[0] | (uint32_t)p[1] << 8;
 	else
-		memcpy(ch, s->buf + s->at, 4);
-	s->at += s->esz;
-	s->pos++;
-	return true;
+		memcpy(&ch, p, 4);
+	return ch;
+}
+
+/* Wide characters one by one, as print_bytes does bytes. */
+static bool print_wide(struct fmt_ctx *c, struct chars *s, bool zero,
+		       size_t cap)
+{
+	size_t shown = 0;
+	size_t n;
+
+	while ((n = avail(s))) {
+		for (size_t i = 0; i < n; i++, shown++) {
+			uint32_t ch = wide_at(s->buf + s->at, s->esz);
+
+			if (zero && !ch)
+				return false;
+			if (shown == cap)
+				return true;
+			emit_wchar(c, ch, '"');
+			advance(s, 1);
+		}
+	}
+	return false;
 }
 
 /* A string of length L (the NUL-scan length for zero forms, min'ed with
@@ -92,33 +149,26 @@ static void print_elts(struct fmt_ctx *c, uint64_t addr,
 		       const unsigned char *local, size_t esz, int64_t len,
 		       bool zero, size_t cap)
 {
-	struct chars s = { .c = c, .addr = addr, .local = local, .esz = esz };
+	struct chars s; /* not zeroed: SMALL is written before it is read */
 
+	s.c = c;
+	s.addr = addr;
+	s.local = local;
+	s.esz = esz;
+	s.pos = s.have = s.at = 0;
+	s.buf = NULL;
+	s.bufsz = 0;
 	s.want = cap + 1;
 	if (len >= 0 && (uint64_t)len < s.want)
 		s.want = (size_t)len;
-	uint32_t ch = 0;
-	bool have = next_elt(&s, &ch);
-	if (!have && s.want) {
+	if (!avail(&s) && s.want) {
 		emit_addr(c, addr); /* nothing readable */
-		return;
+	} else {
+		emit_begin(c, EMIT_STRING);
+		bool more = esz == 1 ? print_bytes(c, &s, zero, cap) :
+				       print_wide(c, &s, zero, cap);
+		emit_end(c, EMIT_STRING, more);
 	}
-	bool more = false;
-	emit_begin(c, EMIT_STRING);
-	for (size_t i = 0; have; i++) {
-		if (zero && !ch)
-			break;
-		if (i == cap) {
-			more = true;
-			break;
-		}
-		if (esz == 1)
-			emit_char(c, (unsigned char)ch, '"');
-		else
-			emit_wchar(c, ch, '"');
-		have = next_elt(&s, &ch);
-	}
-	emit_end(c, EMIT_STRING, more);
 	if (s.buf != s.small)
 		free(s.buf);
 }

@@ -22,15 +22,50 @@ static size_t value_width(const struct type *t)
 	return n > 8 ? 8 : n;
 }
 
+/* The N (1 to 8) bytes at P as a little-endian number: fixed-size
+ * copies, which the compiler turns into single loads. */
+static uint64_t load_le(const unsigned char *p, size_t n)
+{
+	uint64_t u = 0;
+	uint32_t u32;
+	uint16_t u16;
+
+	switch (n) {
+	case 8:
+		memcpy(&u, p, 8);
+		break;
+	case 4:
+		memcpy(&u32, p, 4);
+		u = u32;
+		break;
+	case 2:
+		memcpy(&u16, p, 2);
+		u = u16;
+		break;
+	case 1:
+		u = *p;
+		break;
+	default:
+		memcpy(&u, p, n);
+		break;
+	}
+	return u;
+}
+
 int value_int(struct fmt_ctx *c, const struct value *v, int64_t *out)
 {
 	size_t n = value_width(v->type);
-	unsigned char b[8] = { 0 };
+	unsigned char b[8];
+	const unsigned char *p = v->buf;
 
-	if (!n || value_read(c, v, b, n) != n)
+	if (!n)
 		return -1;
-	uint64_t u = 0;
-	memcpy(&u, b, n);
+	if (v->remote) {
+		if (memsrc_read(c->mem, v->addr, b, n) != n)
+			return -1;
+		p = b;
+	}
+	uint64_t u = load_le(p, n);
 	if (type_is_signed(v->type) && n < 8 && (u >> (8 * n - 1)) & 1)
 		u |= ~0ULL << (8 * n);
 	*out = (int64_t)u;

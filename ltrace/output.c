@@ -71,6 +71,15 @@ static size_t cp_width(uint32_t cp)
 	return w < 0 ? 1 : (size_t)w;
 }
 
+/* Whether the 8 bytes at P are all ASCII. */
+static bool ascii8(const unsigned char *p)
+{
+	uint64_t eight;
+
+	memcpy(&eight, p, 8);
+	return !(eight & 0x8080808080808080ULL);
+}
+
 /* The display width of S[0..N): one column per ASCII byte and per byte
  * of no valid UTF-8 sequence, cp_width per decoded code point.  Wide
  * characters reach the trace as UTF-8 (lenses/emit.c), so the "= "
@@ -82,6 +91,14 @@ static size_t text_width(const char *s, size_t n)
 
 	for (size_t i = 0; i < n;) {
 		uint32_t cp;
+
+		/* ASCII eight bytes at a time: a line can be megabytes of
+		 * -s 9999999 strings (issue 12) */
+		if (n - i >= 8 && ascii8(u + i)) {
+			w += 8;
+			i += 8;
+			continue;
+		}
 		size_t len = u[i] < 0x80 ? 0 : utf8_decode(u + i, n - i, &cp);
 
 		w += len ? cp_width(cp) : 1;

@@ -47,24 +47,9 @@ void strbuf_truncate(struct strbuf *sb, size_t len)
 	}
 }
 
-void strbuf_add(struct strbuf *sb, const void *data, size_t len)
-{
-	strbuf_grow(sb, len);
-	memcpy(sb->s + sb->len, data, len);
-	sb->len += len;
-	sb->s[sb->len] = '\0';
-}
-
 void strbuf_addstr(struct strbuf *sb, const char *s)
 {
 	strbuf_add(sb, s, strlen(s));
-}
-
-void strbuf_addch(struct strbuf *sb, char c)
-{
-	strbuf_grow(sb, 1);
-	sb->s[sb->len++] = c;
-	sb->s[sb->len] = '\0';
 }
 
 /* Formatted in place: into the room there is, and again after growing

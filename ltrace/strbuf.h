@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 struct strbuf {
 	char *s;
@@ -15,9 +16,7 @@ struct strbuf {
 void strbuf_init(struct strbuf *sb);
 void strbuf_destroy(struct strbuf *sb);
 void strbuf_reset(struct strbuf *sb);
-void strbuf_add(struct strbuf *sb, const void *data, size_t len);
 void strbuf_addstr(struct strbuf *sb, const char *s);
-void strbuf_addch(struct strbuf *sb, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
@@ -25,5 +24,42 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 /* Make room for at least n more bytes. */
 void strbuf_grow(struct strbuf *sb, size_t n);
 void strbuf_truncate(struct strbuf *sb, size_t len);
+
+/* Appending is inline: the formatter appends a byte or a short run at a
+ * time, millions of times for a large trace (issue 12), and the call
+ * would cost more than the copy.  strbuf_grow is the slow path. */
+static inline void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	if (sb->len + len + 1 > sb->cap)
+		strbuf_grow(sb, len);
+	memcpy(sb->s + sb->len, data, len);
+	sb->len += len;
+	sb->s[sb->len] = '\0';
+}
+
+static inline void strbuf_addch(struct strbuf *sb, char c)
+{
+	if (sb->len + 2 > sb->cap)
+		strbuf_grow(sb, 1);
+	sb->s[sb->len++] = c;
+	sb->s[sb->len] = '\0';
+}
+
+/* Room for N more bytes, written by the caller at strbuf_end and
+ * committed with strbuf_commit: for writers that know an upper bound of
+ * what they append (an escaped run is at most 4 bytes a byte). */
+static inline char *strbuf_reserve(struct strbuf *sb, size_t n)
+{
+	if (sb->len + n + 1 > sb->cap)
+		strbuf_grow(sb, n);
+	return sb->s + sb->len;
+}
+
+/* Take the bytes written up to END (within the last strbuf_reserve). */
+static inline void strbuf_commit(struct strbuf *sb, char *end)
+{
+	sb->len = (size_t)(end - sb->s);
+	sb->s[sb->len] = '\0';
+}
 
 #endif

@@ -324,9 +324,32 @@ size_t type_offsetof(const struct type *t, size_t idx)
 	return offset_of(t, idx, &w, 0);
 }
 
+/* The walk of size_of for a struct, noting each member's offset on the
+ * way: the same steps, so the same answers. */
+size_t type_layout(const struct type *t, size_t *offs)
+{
+	struct walk w = { WALK_STEPS };
+	size_t off = 0;
+
+	if (!walk_step(&w, 0))
+		return TYPE_SIZE_BAD;
+	for (size_t i = 0; i < t->nfields; i++) {
+		if (off != TYPE_SIZE_BAD)
+			off = align_up(off, align_of(t->fields[i], &w, 1));
+		offs[i] = off;
+		if (off != TYPE_SIZE_BAD)
+			off = add_size(off, size_of(t->fields[i], &w, 1));
+	}
+	return align_up(off, align_of(t, &w, 0));
+}
+
 size_t type_sizeof(const struct type *t)
 {
 	struct walk w = { WALK_STEPS };
+
+	/* scalars first: the lenses ask for them all the time */
+	if (t->kind != TYPE_ARRAY && t->kind != TYPE_STRUCT)
+		return abi_scalars[t->kind].size;
 
 	return size_of(t, &w, 0);
 }
@@ -334,20 +357,6 @@ size_t type_sizeof(const struct type *t)
 bool type_is_integer(const struct type *t)
 {
 	return t->kind >= TYPE_CHAR && t->kind <= TYPE_ULLONG;
-}
-
-bool type_is_signed(const struct type *t)
-{
-	switch (t->kind) {
-	case TYPE_CHAR:
-	case TYPE_SHORT:
-	case TYPE_INT:
-	case TYPE_LONG:
-	case TYPE_LLONG:
-		return true;
-	default:
-		return false;
-	}
 }
 
 bool type_is_float(const struct type *t)

@@ -172,8 +172,25 @@ size_t type_sizeof(const struct type *t);
 size_t type_alignof(const struct type *t);
 /* Byte offset of struct member I. */
 size_t type_offsetof(const struct type *t, size_t i);
+/* Struct T's size, with the offset of every member into OFFS[0..nfields)
+ * in one walk (type_offsetof for each member walks the ones before it
+ * again): what the lenses measure once for an array of structs. */
+size_t type_layout(const struct type *t, size_t *offs);
 bool type_is_integer(const struct type *t);
-bool type_is_signed(const struct type *t);
+/* Inline: every integer shown asks (issue 12). */
+static inline bool type_is_signed(const struct type *t)
+{
+	switch (t->kind) {
+	case TYPE_CHAR:
+	case TYPE_SHORT:
+	case TYPE_INT:
+	case TYPE_LONG:
+	case TYPE_LLONG:
+		return true;
+	default:
+		return false;
+	}
+}
 /* float, double and long double. */
 bool type_is_float(const struct type *t);
 /* An array whose storage size is given by a constant: N or zero(N). */
