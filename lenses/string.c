@@ -179,24 +179,11 @@ void lens_chars(struct fmt_ctx *c, uint64_t addr, const unsigned char *local,
 	print_elts(c, addr, local, 1, len, zero, cap);
 }
 
-/* Element size of a string's characters: 1 for char, 2 or 4 for the
- * integers of wide strings, 0 for anything else. */
-static size_t char_size(const struct type *elt)
-{
-	size_t n = type_sizeof(elt);
-
-	if (elt->kind == TYPE_CHAR)
-		return 1;
-	if (type_is_integer(elt) && (n == 2 || n == 4))
-		return n;
-	return 0;
-}
-
 /* Characters of array type T at ADDR (or LOCAL). */
 static void string_array(struct fmt_ctx *c, const struct type *t, uint64_t addr,
 			 const unsigned char *local)
 {
-	size_t esz = char_size(t->elt);
+	size_t esz = type_char_size(t->elt);
 
 	if (!esz) {
 		struct value v = {
@@ -226,8 +213,8 @@ static void string_pointer(struct fmt_ctx *c, const struct value *v)
 		emit_nil(c);
 	} else if (to->kind == TYPE_ARRAY) {
 		string_array(c, to, (uint64_t)p, NULL);
-	} else if (char_size(to)) {
-		print_elts(c, (uint64_t)p, NULL, char_size(to), -1, true,
+	} else if (type_char_size(to)) {
+		print_elts(c, (uint64_t)p, NULL, type_char_size(to), -1, true,
 			   c->limits->strlen);
 	} else {
 		lens_pointer(c, v);

@@ -372,24 +372,12 @@ static int lens_default_reads(struct pc *pc, const struct type *t,
 	}
 }
 
-/* char_size (lenses/string.c). */
-static size_t char_size(const struct type *elt)
-{
-	size_t n = type_sizeof(elt);
-
-	if (elt->kind == TYPE_CHAR)
-		return 1;
-	if (type_is_integer(elt) && (n == 2 || n == 4))
-		return n;
-	return 0;
-}
-
 /* print_elts over min(length, -s + 1) characters at BASE: up to the NUL
  * for the zero forms (a C string: PLAN_CSTR), else all of them. */
 static int string_chars(struct pc *pc, const struct type *t, unsigned base,
 			bool *probe)
 {
-	size_t esz = char_size(t->elt);
+	size_t esz = type_char_size(t->elt);
 	uint64_t max = pc->l->strlen + 1;
 	struct count c = { COUNT_NONE, 0, 0 };
 
@@ -413,7 +401,7 @@ static int string_chars(struct pc *pc, const struct type *t, unsigned base,
 static int string_array(struct pc *pc, const struct type *t,
 			const struct loc *l, bool *probe)
 {
-	if (!char_size(t->elt))
+	if (!type_char_size(t->elt))
 		return lens_default_reads(pc, t, l, probe);
 	if (l->local)
 		return 0;
@@ -426,7 +414,7 @@ static int string_pointer(struct pc *pc, const struct type *t,
 	const struct type *to = t->elt;
 	unsigned r;
 
-	if (to->kind != TYPE_ARRAY && !char_size(to))
+	if (to->kind != TYPE_ARRAY && !type_char_size(to))
 		return pointer(pc, t, l);
 	if (reg_alloc(pc, &r) < 0)
 		return -1;
@@ -435,7 +423,7 @@ static int string_pointer(struct pc *pc, const struct type *t,
 		struct loc al = loc_mem(r, false);
 		ret = string_array(pc, to, &al, NULL);
 	} else if (!ret) {
-		size_t esz = char_size(to);
+		size_t esz = type_char_size(to);
 		uint64_t max = pc->l->strlen + 1;
 		ret = max > PLAN_LEN_MAX / 4 ?
 			      fail(pc, "a copy too large for a plan") :

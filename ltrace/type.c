@@ -500,3 +500,14 @@ struct type *type_hold(struct type_arena *a, struct type *t, int *verdict,
 		return type_addr(a);
 	return type_lensed(a, TYPE_LONG, LENS_HEX);
 }
+
+size_t type_char_size(const struct type *elt)
+{
+	size_t n = type_sizeof(elt);
+
+	if (elt->kind == TYPE_CHAR)
+		return 1;
+	if (type_is_integer(elt) && (n == 2 || n == 4))
+		return n;
+	return 0;
+}

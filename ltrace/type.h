@@ -177,6 +177,10 @@ size_t type_offsetof(const struct type *t, size_t i);
  * again): what the lenses measure once for an array of structs. */
 size_t type_layout(const struct type *t, size_t *offs);
 bool type_is_integer(const struct type *t);
+/* Element size of a string's characters: 1 for char, 2 or 4 for the
+ * integers of wide strings, 0 for anything else (the string lens and the
+ * fetch plans agree through this). */
+size_t type_char_size(const struct type *elt);
 /* Inline: every integer shown asks (issue 12). */
 static inline bool type_is_signed(const struct type *t)
 {
