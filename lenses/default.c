@@ -146,18 +146,25 @@ static void batch_add(struct batch *b, uint64_t addr)
 		batch_flush(b);
 }
 
-/* The first TOTAL bytes of array V into ALL: its pages prefetched in one
- * read, then copied out of the cache a page at a time.  Returns the
- * number of bytes read. */
+/* The pages of the TOTAL bytes at ADDR, up to BATCH of them, in one
+ * gathered read: what is past them is read as it is shown.  (Without the
+ * cap, 1024 elements of 64 KiB, nested, made thousands of reads per
+ * array: the conf fuzzer's timeout.) */
 static void prefetch_pages(struct fmt_ctx *c, uint64_t addr, size_t total)
 {
 	struct batch b = { .mem = c->mem };
+	uint64_t end = addr + total < addr ? UINT64_MAX : addr + total;
 
-	for (uint64_t a = addr & ~4095ULL; a < addr + total; a += 4096)
+	size_t k = 0;
+
+	for (uint64_t a = addr & ~4095ULL; a < end && k < BATCH; a += 4096, k++)
 		batch_add(&b, a);
-	batch_flush(&b);
+	if (b.n)
+		batch_flush(&b);
 }
 
+/* The first TOTAL bytes of array V into ALL, copied out of the cache a
+ * page at a time.  Returns the number of bytes read. */
 static size_t read_array(struct fmt_ctx *c, const struct value *v,
 			 unsigned char *all, size_t total)
 {

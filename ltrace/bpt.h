@@ -77,6 +77,13 @@ struct breakpoint {
 	 * rewrote since (a PLT hook) runs as it now is, untraced */
 	uint8_t stub_tail[BPT_STUB_MAX - 1];
 	uint8_t stub_len;
+	/* BPT_PLT with --fast: its calls go to the recorder (the int3
+	 * lifted), or they never will (FAST_REFUSED) */
+	bool fast;
+	bool fast_refused;
+	/* BPT_ENTRY with --fast: an entry of the C++ unwinder (fast.h,
+	 * fast_select), internal: it shows no call */
+	bool fast_unwind;
 };
 
 /* Address -> struct breakpoint (each allocated on its own, so a pointer

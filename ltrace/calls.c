@@ -86,6 +86,8 @@ static const char *object_at(const struct task *t, uint64_t addr)
 static uint64_t got_target(const struct breakpoint *b, struct callsite *cs)
 {
 	uint64_t target = 0;
+	if (b->kind != BPT_ENTRY && cs && cs->target)
+		return cs->target;
 	if (b->kind == BPT_ENTRY || !b->got || !cs ||
 	    memsrc_read(cs->mem, b->got, &target, sizeof(target)) !=
 		    sizeof(target))

@@ -6,6 +6,8 @@
 #ifndef LTRACE_CALLSITE_H
 #define LTRACE_CALLSITE_H
 
+#include <stdint.h>
+
 #include <stdbool.h>
 
 #include "forward.h"
@@ -26,6 +28,10 @@ struct callsite {
 	 * number, shown after the value as "ENOENT (No such file or
 	 * directory)"; else 0. */
 	int error;
+	/* What the GOT slot of the call's stub held at its entry, when the
+	 * backend knows it without reading memory (--fast's records); 0:
+	 * read it through MEM. */
+	uint64_t target;
 };
 
 #endif

@@ -23,5 +23,6 @@ struct library;
 struct displaced;
 struct filter;
 struct select_obj;
+struct fastrec;
 
 #endif

@@ -40,6 +40,8 @@ static void usage(FILE *f)
 "  -D, --debug=MASK    enable debugging (see -Dh or --debug=help).\n"
 "  -e FILTER           modify which library calls to trace (may be repeated).\n"
 "  -f                  trace children (fork() and clone()).\n"
+"  --fast              record calls inside the traced process: no stop per\n"
+"                      call once a function has been called (ltrace(1)).\n"
 "  -F, --config=FILE   load alternate configuration file (may be repeated,\n"
 "                      a colon-separated list of files and directories).\n"
 "  --format=FORMAT     text (the default), json (JSON Lines) or chrome\n"
@@ -164,13 +166,14 @@ static noreturn void bad_option(char **argv)
 }
 
 /* Long options without a short form. */
-enum { OPT_FORMAT = 256 };
+enum { OPT_FORMAT = 256, OPT_FAST };
 
 static const struct option longopts[] = {
 	{ "align", required_argument, NULL, 'a' },
 	{ "config", required_argument, NULL, 'F' },
 	{ "debug", required_argument, NULL, 'D' },
 	{ "demangle", no_argument, NULL, 'C' },
+	{ "fast", no_argument, NULL, OPT_FAST },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "indent", required_argument, NULL, 'n' },
@@ -266,6 +269,9 @@ static bool take_output_option(struct options *o, int c)
 		return true;
 	case OPT_FORMAT:
 		o->format = parse_format(optarg);
+		return true;
+	case OPT_FAST:
+		o->fast = true;
 		return true;
 	}
 	return false;

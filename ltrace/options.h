@@ -51,6 +51,7 @@ struct options {
 	bool summary;	 /* -c: a table of counts and times at exit */
 	unsigned debug;	 /* -D: DEBUG_* bits (debug.h) */
 	enum output_format format; /* --format */
+	bool fast; /* --fast: calls recorded in the process (fast.h) */
 };
 
 /* Parse ARGC/ARGV into O.  Prints usage and exits on -h, the version on

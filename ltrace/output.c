@@ -163,6 +163,20 @@ void output_clock(void)
 		clock_gettime(CLOCK_REALTIME, &out.wall);
 }
 
+void output_set_time(uint64_t mono)
+{
+	struct timespec now;
+	if (out.time_mode && clock_gettime(CLOCK_MONOTONIC, &now) == 0) {
+		/* The wall clock as it was then: back from now's by the
+		 * monotonic clock's difference. */
+		int64_t back = (int64_t)(ns_of(&now) - mono);
+		uint64_t wall = ns_of(&out.wall) - (uint64_t)back;
+		out.wall.tv_sec = (time_t)(wall / 1000000000u);
+		out.wall.tv_nsec = (long)(wall % 1000000000u);
+	}
+	out.mono = mono;
+}
+
 uint64_t output_now(void)
 {
 	return out.mono;

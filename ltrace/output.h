@@ -43,6 +43,11 @@ uint64_t output_now(void);
  * stopped at; UINT64_MAX for none (an exit, shown as ltrace shows it). */
 void output_set_ip(uint64_t ip);
 
+/* The clocks as they were at MONO (CLOCK_MONOTONIC, ns), an instant
+ * before the current one: for a call the --fast recorder time-stamped,
+ * after output_clock. */
+void output_set_time(uint64_t mono);
+
 /* One traced call, as the writer needs it for its prefixes. */
 struct output_call {
 	pid_t tid;

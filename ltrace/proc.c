@@ -36,6 +36,8 @@ void process_reset_image(struct process *p)
 	p->memfd = -1;
 	free(p->scratch);
 	p->scratch = NULL;
+	free(p->fast);
+	p->fast = NULL;
 	p->nscratch = 0;
 	p->syscall_insn = 0;
 }

@@ -43,6 +43,9 @@ struct process {
 	/* ARCH_SYSCALL_INSN in scratch memory, for injected syscalls once a
 	 * scratch region exists; 0 before. */
 	uint64_t syscall_insn;
+	/* --fast: the recorder (sysdeps/linux-gnu/fast.c), one allocation,
+	 * freed with the image; NULL without one. */
+	struct fastrec *fast;
 	struct process *next;
 };
 
@@ -58,6 +61,9 @@ struct frame {
 	bool had_args;	  /* the entry line showed arguments */
 	bool inherited;	  /* copied into a forked child */
 	bool capped; /* deeper than CALLS_MAX_TEXTS: no state kept (calls.c) */
+	/* Recorded by --fast's recorder: its return comes as a record,
+	 * never through a return breakpoint. */
+	bool recorded;
 };
 
 struct task {

@@ -5,6 +5,7 @@
 
 #include "bpt.h"
 #include "calls.h"
+#include "fast.h"
 #include "image.h"
 #include "library.h"
 #include "mem.h"
@@ -69,6 +70,7 @@ static struct task *take_fork(struct task *parent, struct task *orphan,
 		wait_first_stop(child);
 	struct process *np = fork_process(process_mem(parent->proc), child);
 	struct task *c = claim(orphan, child, np);
+	fast_fork(np, process_mem(parent->proc));
 	call_inherit(c, parent, &np->bpts);
 	return c;
 }
@@ -97,6 +99,7 @@ void adopt_child(struct task *parent, enum tracee_event_kind how,
 	bool stopped = c != NULL;
 	if (how == TRACEE_CLONE &&
 	    procfs_status_field(child, "Tgid", 10) == parent->proc->pid) {
+		fast_clone(parent, child);
 		c = claim(c, child, parent->proc);
 		c->silent = !o->follow;
 	} else if (how == TRACEE_VFORK) {
@@ -151,6 +154,7 @@ void adopt_release_fork_child(pid_t pid, struct process *parent)
 {
 	int fd = tracee_open_memfd(pid);
 	if (fd >= 0) {
+		fast_release_child(fd, pid, parent);
 		image_restore_bytes(&parent->bpts, fd);
 		close(fd);
 	}

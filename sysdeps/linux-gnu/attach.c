@@ -21,6 +21,7 @@
 #include "bpt.h"
 #include "elfscan.h"
 #include "error.h"
+#include "fast.h"
 #include "image.h"
 #include "options.h"
 #include "output.h"
@@ -233,8 +234,10 @@ static int wait_interrupt(struct task *t)
 			return -ESRCH;
 		}
 		if (ev.kind == TRACEE_EVENT_STOP ||
-		    ev.kind == TRACEE_GROUP_STOP)
+		    ev.kind == TRACEE_GROUP_STOP) {
+			fast_stopped(t);
 			return 0;
+		}
 		if (ev.kind == TRACEE_SIGNAL)
 			tracee_set_pending_signal(t, ev.sig);
 		/* ESRCH: the next wait reports its end. */
@@ -540,6 +543,7 @@ static void restore_process(struct process *p)
 {
 	if (p->vfork_parent || p->memfd < 0)
 		return;
+	fast_detach(p);
 	image_restore_bytes(&p->bpts, p->memfd);
 	struct find f = { p, NULL };
 	task_foreach(find_stopped, &f);

@@ -14,6 +14,7 @@
 #include "entry.h"
 #include "debug.h"
 #include "error.h"
+#include "fast.h"
 #include "library.h"
 #include "mem.h"
 #include "options.h"
@@ -280,6 +281,8 @@ void image_add(struct process *p, struct library *const *libs, size_t n)
 		place_selected(p, libs[i]);
 		struct batch bt = { NULL, 0, 0 };
 		entry_select(p, libs[i], opts, push_entry, &bt);
+		batch_insert(p, &bt);
+		fast_select(p, libs[i], push_entry, &bt);
 		batch_insert(p, &bt);
 	}
 	for (size_t i = 0; i < n; i++)

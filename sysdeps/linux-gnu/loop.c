@@ -28,6 +28,7 @@
 #include "dwarfproto.h"
 #include "entry.h"
 #include "error.h"
+#include "fast.h"
 #include "image.h"
 #include "library.h"
 #include "mem.h"
@@ -50,6 +51,7 @@ static const struct options *opts;
 static struct protoset *protos;
 static struct dwarf_protos *dwarf;
 static int main_status = -1; /* tracer exit status once known */
+static bool fast_on;	     /* --fast (fast.h) */
 
 /* ---- the stop context: registers, lazily the FP registers ---- */
 
@@ -77,6 +79,7 @@ static void stop_init(struct stop *s, struct task *t, bool at_entry)
 	s->cs.fpregs = stop_fpregs;
 	s->cs.at_entry = at_entry;
 	s->cs.error = 0;
+	s->cs.target = 0;
 	s->fp_state = 0;
 	s->tid = t->tid;
 }
@@ -179,6 +182,8 @@ static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
 		return;
 	}
 	resolve_proto(t, b);
+	if (fast_take(t, b, &s->regs, target))
+		return;
 	recheck_unwound(t, s, arch_sp_after_return(&s->regs));
 	call_entry(t, b, &s->cs, ret, arch_sp_after_return(&s->regs),
 		   task_prints(t));
@@ -213,6 +218,8 @@ static void on_return(struct task *t, struct breakpoint *b, struct stop *s)
 	long i = call_match(t, b->addr, arch_sp(&s->regs));
 	if (i >= 0)
 		returned(t, (size_t)i, s);
+	else
+		retbp_lift_unneeded(t, b);
 	retbp_run_displaced(t, b, &s->regs);
 }
 
@@ -238,6 +245,11 @@ static bool same_call(const struct frame *f, const struct breakpoint *b,
 static void on_entry(struct task *t, struct breakpoint *b, struct stop *s)
 {
 	struct process *p = process_mem(t->proc);
+	if (b->fast_unwind) {
+		fast_unwinding(t, s->cs.mem, &s->regs);
+		retbp_run_entry(t, s->cs.mem, &s->regs, b);
+		return;
+	}
 	long i = b->returns ? call_match(t, b->addr, arch_sp(&s->regs)) : -1;
 	if (i >= 0) {
 		returned(t, (size_t)i, s);
@@ -319,10 +331,19 @@ static bool on_trap(struct task *t)
 	stop_init(&s, t, true);
 	if (tracee_get_regs(t->tid, &s.regs))
 		return true;
+	fast_learn(t, &s.regs);
 	uint64_t at = arch_ip(&s.regs) - ARCH_DECR_PC_AFTER_BREAK;
 	struct breakpoint *b = bpt_lookup(&process_mem(t->proc)->bpts, at);
+	if (b && !b->inserted && b->orig != ARCH_BREAKPOINT &&
+	    tracee_trapped(t->tid)) {
+		/* It hit an int3 of ours that another thread's stop lifted
+		 * since: run what is there now. */
+		arch_set_ip(&s.regs, at);
+		(void)tracee_set_regs(t->tid, &s.regs);
+		return true;
+	}
 	if (!b || !b->inserted)
-		return false;
+		return fast_trap(t, &s.regs);
 	if (b->plan.insn_len == 1 && !tracee_trapped(t->tid))
 		return false;
 	arch_set_ip(&s.regs, at);
@@ -489,6 +510,10 @@ static void on_stop(struct task *t, const struct tracee_event *ev)
 	case TRACEE_GROUP_STOP:
 		tracee_listen(t->tid);
 		break;
+	case TRACEE_EXIT: /* only with --fast */
+		fast_exit(t);
+		tracee_resume(t, 0);
+		break;
 	case TRACEE_SYSCALL: /* only with -S */
 		syscalls_stop(t);
 		tracee_resume(t, 0);
@@ -520,6 +545,7 @@ static void debug_event(pid_t tid, const struct tracee_event *ev)
 		[TRACEE_FORK] = "fork",
 		[TRACEE_VFORK] = "vfork",
 		[TRACEE_EXEC] = "exec",
+		[TRACEE_EXIT] = "exit",
 		[TRACEE_OTHER_EVENT] = "other-event",
 	};
 	const char *n = (size_t)ev->kind < sizeof(names) / sizeof(names[0]) ?
@@ -540,12 +566,15 @@ static void dispatch(pid_t tid, const struct tracee_event *ev)
 		return;
 	}
 	if (tracee_ended(ev)) {
+		fast_drain_all();
 		on_exit_status(t, ev);
 		return;
 	}
 	if (!t->proc)
 		return;
 	mem_reset();
+	/* What the recorder holds comes before what this stop shows. */
+	fast_drain_all();
 	on_stop(t, ev);
 }
 
@@ -554,6 +583,7 @@ void backend_init(const struct options *o, struct protoset *ps)
 	opts = o;
 	protos = ps;
 	image_init(o);
+	fast_on = fast_init(o);
 	dwarf = dwarf_protos_new();
 	calls_init(o);
 	if (o->syscalls)
@@ -631,11 +661,15 @@ int backend_run(void)
 {
 	catch_term_signals();
 	wake_tid = attach_launched_pid();
-	warm_start();
+	if (!fast_on)
+		warm_start(); /* --fast: few stops, and a CPU for the program */
+	fast_start();
 	while (task_count() > 0 && !stop_sig) {
 		output_sync();
 		struct tracee_event ev;
+		fast_unlock();
 		pid_t tid = wait_any(&ev);
+		fast_lock();
 		if (tid < 0)
 			break;
 		output_clock();
@@ -646,6 +680,7 @@ int backend_run(void)
 	warm_stop();
 	if (stop_sig)
 		attach_detach_all();
+	fast_stop();
 	output_flush();
 	dwarf_protos_free(dwarf);
 	dwarf = NULL;

@@ -269,6 +269,14 @@ int mem_write(int memfd, uint64_t addr, const void *buf, size_t len)
 	return n < 0 ? -errno : -EIO;
 }
 
+ssize_t mem_gather(pid_t pid, const struct iovec *local, size_t nlocal,
+		   const struct iovec *remote, size_t nremote)
+{
+	mem.syscalls++;
+	ssize_t n = process_vm_readv(pid, local, nlocal, remote, nremote, 0);
+	return n < 0 ? -errno : n;
+}
+
 unsigned long mem_syscalls(void)
 {
 	return mem.syscalls;

@@ -30,6 +30,12 @@ void mem_prefetch(const uint64_t *addrs, size_t n);
 /* Write LEN bytes at ADDR through MEMFD (works on read-only text).
  * Returns 0 or -errno. */
 int mem_write(int memfd, uint64_t addr, const void *buf, size_t len);
+/* One process_vm_readv of the REMOTE spans of PID into LOCAL, past the
+ * page cache (the --fast ring, which the program writes while it runs):
+ * the bytes read, or -errno. */
+struct iovec;
+ssize_t mem_gather(pid_t pid, const struct iovec *local, size_t nlocal,
+		   const struct iovec *remote, size_t nremote);
 /* Counters for the syscall budget: reads issued since start. */
 unsigned long mem_syscalls(void);
 /* PTRACE_PEEKDATA words read since start (the fallback's cost). */

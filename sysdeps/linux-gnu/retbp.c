@@ -78,6 +78,8 @@ void retbp_ensure(struct task *t, struct memsrc *m,
 	struct breakpoint *b = bpt_lookup(&p->bpts, ret);
 	if (!b)
 		retbp_arm(t, m, regs, bpt_add(&p->bpts, ret, BPT_RETURN));
+	else if (b->kind == BPT_RETURN && !b->inserted)
+		retbp_arm(t, m, regs, b); /* lifted by retbp_lift_unneeded */
 	else if (b->kind == BPT_ENTRY)
 		b->returns = true; /* its hits may be returns: see loop.c */
 }
@@ -93,6 +95,36 @@ void retbp_recheck(struct task *t, struct memsrc *m,
 		return;
 	b->inserted = false;
 	retbp_arm(t, m, regs, b);
+}
+
+struct need {
+	const struct process *p;
+	uint64_t ret;
+	bool needed;
+};
+
+static void find_need(struct task *t, void *data)
+{
+	struct need *n = data;
+	if (n->needed || !t->proc || process_mem(t->proc) != n->p)
+		return;
+	for (size_t k = 0; k < t->nframes; k++)
+		if (t->frames[k].ret == n->ret && !t->frames[k].recorded) {
+			n->needed = true;
+			return;
+		}
+}
+
+void retbp_lift_unneeded(struct task *t, struct breakpoint *b)
+{
+	struct process *p = process_mem(t->proc);
+	struct need n = { p, b->addr, false };
+	if (b->kind != BPT_RETURN || !b->inserted || b->orig == ARCH_BREAKPOINT)
+		return;
+	task_foreach(find_need, &n);
+	if (n.needed)
+		return;
+	b->inserted = mem_write(p->memfd, b->addr, &b->orig, 1) != 0;
 }
 
 /* Memory writes here fail only when the process is gone, which the event

@@ -37,6 +37,12 @@ void retbp_ensure(struct task *t, struct memsrc *m,
  * made only when calls are found unwound. */
 void retbp_recheck(struct task *t, struct memsrc *m,
 		   const struct arch_regs *regs, uint64_t ret);
+/* T stopped at return breakpoint B, which no pending call of T's
+ * process returns to (a call that returns through the --fast recorder,
+ * code that jumps there): lift its int3, so that passing through costs
+ * no stop; retbp_ensure puts it back for the next call that needs it.
+ * The plan stays, for T's own displaced run of this hit. */
+void retbp_lift_unneeded(struct task *t, struct breakpoint *b);
 /* T is stopped on breakpoint B, armed by retbp_arm, with registers REGS
  * (IP at B):
  * move it past B's instruction as its plan says, and set its registers. */

@@ -60,9 +60,17 @@ static int request(int req, const char *name, pid_t tid, void *addr, void *data)
 #define REQUEST(req, tid, addr, data) \
 	request(req, #req, tid, (void *)(addr), (void *)(data))
 
+static bool trace_exits;
+
+void tracee_trace_exits(bool on)
+{
+	trace_exits = on;
+}
+
 int tracee_seize(pid_t tid, bool exitkill)
 {
-	long opts = TRACE_OPTIONS | (exitkill ? PTRACE_O_EXITKILL : 0);
+	long opts = TRACE_OPTIONS | (exitkill ? PTRACE_O_EXITKILL : 0) |
+		    (trace_exits ? PTRACE_O_TRACEEXIT : 0);
 	return ptrace(PTRACE_SEIZE, tid, 0, opts) ? -errno : 0;
 }
 
@@ -167,6 +175,8 @@ static enum tracee_event_kind stop_kind(int event, int sig)
 		return TRACEE_VFORK;
 	case PTRACE_EVENT_EXEC:
 		return TRACEE_EXEC;
+	case PTRACE_EVENT_EXIT:
+		return TRACEE_EXIT;
 	case PTRACE_EVENT_STOP:
 		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||
 		    sig == SIGTTOU)

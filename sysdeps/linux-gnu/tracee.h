@@ -39,6 +39,9 @@ enum tracee_event_kind {
 	TRACEE_VFORK, /* PTRACE_EVENT_VFORK: likewise */
 	/* PTRACE_EVENT_EXEC: the event message is the tid that called execve */
 	TRACEE_EXEC,
+	/* PTRACE_EVENT_EXIT, only after tracee_trace_exits(true) (--fast):
+	 * the task is about to exit, its memory still there */
+	TRACEE_EXIT,
 	TRACEE_OTHER_EVENT, /* another PTRACE_EVENT (never requested) */
 };
 
@@ -68,6 +71,9 @@ pid_t tracee_wait_intr(struct tracee_event *ev);
 /* Seize TID with our options (plus PTRACE_O_EXITKILL if EXITKILL).
  * Returns 0 or -errno and reports nothing: the caller explains. */
 int tracee_seize(pid_t tid, bool exitkill);
+/* Whether tasks seized from now on stop at their exit too
+ * (PTRACE_O_TRACEEXIT, --fast), before anything is seized. */
+void tracee_trace_exits(bool on);
 int tracee_interrupt(pid_t tid);
 /* PTRACE_CONT with signal SIG. */
 int tracee_cont(pid_t tid, int sig);

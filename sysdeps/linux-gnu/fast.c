@@ -1,0 +1,1028 @@
+/* --fast: the tracer's side of the recorder (fast.h; DESIGN.md, "The
+ * recorder" and "Fast mode").  Per process: one region mapped by
+ * injected system calls at the first function handed over, the function
+ * table the tracer fills, and a copy of the ring's data read in one
+ * process_vm_readv per drain. */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+#include <x86intrin.h>
+
+#include "arch.h"
+#include "bpt.h"
+#include "callsite.h"
+#include "calls.h"
+#include "debug.h"
+#include "elfscan.h"
+#include "error.h"
+#include "fast.h"
+#include "image.h"
+#include "lens.h"
+#include "library.h"
+#include "mem.h"
+#include "options.h"
+#include "output.h"
+#include "plan.h"
+#include "proc.h"
+#include "recmem.h"
+#include "recorder/recblob.h"
+#include "recorder/reclayout.h"
+#include "recorder/recread.h"
+#include "recorder/ring.h"
+#include "recregs.h"
+#include "retbp.h"
+#include "rectramp.h"
+#include "tracee.h"
+#include "xmalloc.h"
+
+/* The region's shape: functions handed over, bytes of plans, threads
+ * with hooked returns at once and hooked calls each, ring bytes. */
+#define FAST_NFUNC 1024
+#define FAST_PLAN_BYTES (256u << 10)
+#define FAST_NSLOT 64
+#define FAST_DEPTH 512
+#define FAST_RING (4u << 20)
+/* Threads whose TLS pointer is known, per process. */
+#define FAST_THREADS 256
+/* How often the drainer thread looks at the rings. */
+#define FAST_PERIOD_NS (10 * 1000 * 1000)
+
+struct fast_thread {
+	uint64_t tcb;
+	pid_t tid;
+};
+
+/* One process's recorder; one allocation (process_free frees it),
+ * made when the tracer first learns a thread of the process, before the
+ * region is mapped. */
+struct fastrec {
+	uint64_t base; /* the region in the traced process; 0: none yet */
+	bool failed;   /* mapping it failed: no recorder in this process */
+	struct rec_layout l;
+	uint32_t nfunc;	     /* function table entries in use */
+	uint64_t plans_used; /* bytes of the plan area in use */
+	uint64_t tail;	     /* the ring's tail, as last stored */
+	bool broken;	     /* a malformed record: reading stopped */
+	bool uncommitted;    /* the last drain stopped at a record not
+				committed yet */
+	uint64_t head;	     /* the ring's head, as the last drain read it */
+	struct fast_thread threads[FAST_THREADS];
+	size_t nthreads;
+	/* By function index: the stub (its breakpoint's address), its GOT
+	 * slot and what the slot held. */
+	uint64_t stub[FAST_NFUNC];
+	uint64_t got[FAST_NFUNC];
+	uint64_t target[FAST_NFUNC];
+};
+
+static bool enabled;
+static struct lens_limits limits;
+static unsigned char *ring_copy; /* FAST_RING bytes */
+static unsigned long misses, handed_over;
+/* For -D 1 (and testsuite/budget): records shown, and the drainer
+ * thread's drains and the system calls they made but for the output's
+ * writes: its sleep and its memory reads and writes (strace, without -f,
+ * sees only the event loop's thread). */
+static unsigned long records, thread_drains, thread_syscalls;
+
+/* P's recorder state, made at the first need. */
+static struct fastrec *rec_of(struct process *p)
+{
+	if (!p->fast) {
+		p->fast = xmalloc(sizeof(*p->fast));
+		memset(p->fast, 0, sizeof(*p->fast));
+	}
+	return p->fast;
+}
+
+/* P's recorder, when its region is mapped; else NULL. */
+static struct fastrec *mapped(const struct process *p)
+{
+	return p && p->fast && p->fast->base ? p->fast : NULL;
+}
+
+/* tsc to CLOCK_MONOTONIC, by two points: at the start and at the last
+ * drain (the time stamp counter is constant and shared by the CPUs:
+ * constant_tsc, checked at the start). */
+static bool use_tsc;
+static uint64_t tsc0, mono0, tsc1, mono1;
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static bool tsc_constant(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[4096];
+	bool ok = false;
+	while (f && !ok && fgets(line, sizeof(line), f))
+		ok = !strncmp(line, "flags", 5) &&
+		     strstr(line, " constant_tsc") &&
+		     strstr(line, " nonstop_tsc");
+	if (f)
+		fclose(f);
+	return ok;
+}
+
+static void clock_point(void)
+{
+	tsc1 = __rdtsc();
+	mono1 = mono_ns();
+}
+
+/* The output clock at the time stamp TSC of a record. */
+static void set_time(uint64_t tsc)
+{
+	if (!use_tsc || !tsc || tsc1 <= tsc0)
+		return;
+	double ns = (double)(mono1 - mono0) / (double)(tsc1 - tsc0);
+	output_set_time(mono0 + (uint64_t)((double)(int64_t)(tsc - tsc0) * ns));
+}
+
+bool fast_init(const struct options *o)
+{
+	if (!o->fast)
+		return false;
+	if (o->nentries || o->where) {
+		error_msg("--fast: %s needs a stop at each call; "
+			  "tracing in ptrace mode",
+			  o->nentries ? "-x" : "-w");
+		return false;
+	}
+	bool timed = o->time_mode || o->relative || o->time_spent ||
+		     o->summary || o->format != FORMAT_TEXT;
+	use_tsc = tsc_constant();
+	if (timed && !use_tsc) {
+		error_msg("--fast: this CPU's time stamp counter is not "
+			  "constant; timing needs ptrace mode");
+		return false;
+	}
+	limits.strlen = o->strlen;
+	limits.arraylen = o->arraylen;
+	ring_copy = xmalloc(FAST_RING);
+	tsc0 = __rdtsc();
+	mono0 = mono_ns();
+	clock_point();
+	enabled = true;
+	tracee_trace_exits(true);
+	return true;
+}
+
+/* ---- the traced process's memory ---- */
+
+static int remote_read(pid_t pid, uint64_t addr, void *buf, size_t len)
+{
+	struct iovec l = { buf, len };
+	struct iovec r = { (void *)(uintptr_t)addr, len };
+	return mem_gather(pid, &l, 1, &r, 1) == (ssize_t)len ? 0 : -EFAULT;
+}
+
+static uint64_t shared_at(const struct fastrec *f)
+{
+	return f->base + f->l.rw;
+}
+
+#define SHARED_FIELD(f, field) \
+	(shared_at(f) + offsetof(struct rec_shared, field))
+
+/* ---- threads ---- */
+
+static void learn(struct fastrec *f, pid_t tid, uint64_t tcb)
+{
+	size_t free_at = f->nthreads;
+	for (size_t i = 0; i < f->nthreads; i++) {
+		if (f->threads[i].tcb == tcb) {
+			f->threads[i].tid = tid;
+			return;
+		}
+		if (f->threads[i].tid == tid)
+			free_at = i;
+	}
+	if (free_at == f->nthreads) {
+		if (f->nthreads == FAST_THREADS)
+			free_at = (size_t)tid % FAST_THREADS;
+		else
+			f->nthreads++;
+	}
+	f->threads[free_at].tcb = tcb;
+	f->threads[free_at].tid = tid;
+}
+
+void fast_learn(struct task *t, const struct arch_regs *regs)
+{
+	uint64_t tcb = recregs_thread(regs);
+	if (enabled && t->proc && tcb)
+		learn(rec_of(process_mem(t->proc)), t->tid, tcb);
+}
+
+void fast_stopped(struct task *t)
+{
+	struct arch_regs r;
+	if (enabled && t->proc && tracee_get_regs(t->tid, &r) == 0)
+		fast_learn(t, &r);
+}
+
+static int read_word(pid_t pid, uint64_t addr, uint64_t *w)
+{
+	return remote_read(pid, addr, w, sizeof(*w));
+}
+
+void fast_clone(struct task *t, pid_t child)
+{
+	struct fastrec *f = enabled && t->proc ? rec_of(process_mem(t->proc)) :
+						 NULL;
+	struct arch_regs r;
+	uint64_t tls;
+	if (f && !tracee_get_regs(t->tid, &r) &&
+	    recregs_clone_tls(&r, t->tid, read_word, &tls)) {
+		debug_msg(DEBUG_GENERAL, "--fast: thread %d has TLS %#llx",
+			  (int)child, (unsigned long long)tls);
+		learn(f, child, tls);
+	}
+}
+
+/* The task of P whose TLS pointer is TCB; for one never seen, the
+ * process's leader (or any task of it). */
+static struct task *task_of(struct process *p, struct fastrec *f, uint64_t tcb)
+{
+	for (size_t i = 0; i < f->nthreads; i++) {
+		if (f->threads[i].tcb != tcb)
+			continue;
+		struct task *t = task_lookup(f->threads[i].tid);
+		if (t && t->proc && process_mem(t->proc) == p)
+			return t;
+		debug_msg(DEBUG_GENERAL, "--fast: thread %d of %#llx not found",
+			  (int)f->threads[i].tid, (unsigned long long)tcb);
+	}
+	debug_msg(DEBUG_GENERAL, "--fast: TLS %#llx unknown",
+		  (unsigned long long)tcb);
+	struct task *t = task_lookup(p->pid);
+	return t && t->proc == p ? t : NULL;
+}
+
+/* ---- formatting records ---- */
+
+static struct arch_fpregs rec_fp;
+static bool rec_fp_ok;
+
+static const void *record_fpregs(struct callsite *cs)
+{
+	(void)cs;
+	return rec_fp_ok ? &rec_fp.f : NULL;
+}
+
+static void show_call(struct process *p, struct fastrec *f,
+		      const struct rec_call *c)
+{
+	struct breakpoint *b = c->func < f->nfunc ?
+				       bpt_lookup(&p->bpts, f->stub[c->func]) :
+				       NULL;
+	struct task *t = task_of(p, f, c->thread);
+	if (!b || !t)
+		return;
+	struct arch_regs regs;
+	struct recmem rm;
+	size_t used = c->used <= c->h.size - sizeof(*c) ? c->used : 0;
+	recregs_call(&regs, c, f->target[c->func]);
+	recmem_init(&rm, c + 1, used);
+	unsigned char xmm[128];
+	rec_fp_ok = recmem_xmm(&rm, xmm);
+	if (rec_fp_ok)
+		recregs_xmm(&rec_fp, xmm, sizeof(xmm));
+	struct callsite cs = { &rm.mem, &regs.r, record_fpregs,
+			       true,	0,	 f->target[c->func] };
+	set_time(c->tsc);
+	call_entry(t, b, &cs, c->site, arch_sp_after_return(&regs),
+		   task_prints(t));
+	t->frames[t->nframes - 1].recorded = true;
+	misses += rm.misses;
+}
+
+static void show_return(struct process *p, struct fastrec *f,
+			const struct rec_return *r)
+{
+	struct task *t = task_of(p, f, r->thread);
+	if (!t)
+		return;
+	long i = call_match(t, r->site, r->sp);
+	if (i < 0)
+		return;
+	struct arch_regs regs;
+	struct recmem rm;
+	recregs_return(&regs, r);
+	recmem_init(&rm, NULL, 0);
+	recregs_xmm(&rec_fp, r->xmm0, sizeof(r->xmm0));
+	rec_fp_ok = true;
+	struct callsite cs = { &rm.mem, &regs.r, record_fpregs, false, 0, 0 };
+	set_time(r->tsc);
+	(void)call_return(t, (size_t)i, &cs, task_prints(t));
+}
+
+static void show_record(struct process *p, struct fastrec *f,
+			const struct rec_hdr *h)
+{
+	if (h->type == REC_CALL && h->size >= sizeof(struct rec_call))
+		show_call(p, f, (const struct rec_call *)h);
+	else if (h->type == REC_RETURN && h->size >= sizeof(struct rec_return))
+		show_return(p, f, (const struct rec_return *)h);
+}
+
+/* ---- draining ---- */
+
+/* Show P's committed records and give their room back.  Returns the
+ * bytes consumed. */
+static uint64_t drain(struct process *p)
+{
+	struct fastrec *f = mapped(p);
+	uint64_t head;
+	if (!f || f->broken ||
+	    remote_read(p->pid, SHARED_FIELD(f, head), &head, sizeof(head)))
+		return 0;
+	uint64_t size = f->l.ring, tail = f->tail;
+	f->uncommitted = false;
+	f->head = head;
+	if (head == tail)
+		return 0;
+	if (head - tail > size) {
+		error_msg("--fast: process %d: its ring's head is corrupt; "
+			  "its calls are no longer shown",
+			  (int)p->pid);
+		f->broken = true;
+		return 0;
+	}
+	uint64_t off = tail & (size - 1), len = head - tail;
+	uint64_t first = off + len > size ? size - off : len;
+	struct iovec l[2] = { { ring_copy + off, first },
+			      { ring_copy, len - first } };
+	struct iovec r[2] = {
+		{ (void *)(uintptr_t)(f->base + f->l.data + off), first },
+		{ (void *)(uintptr_t)(f->base + f->l.data), len - first },
+	};
+	if (mem_gather(p->pid, l, len > first ? 2 : 1, r,
+		       len > first ? 2 : 1) != (ssize_t)len)
+		return 0;
+	clock_point();
+	uint64_t pos = tail;
+	while (pos < head) {
+		const struct rec_hdr *h;
+		int rc = rec_record_at(ring_copy, size, pos, &h);
+		if (rc < 0) {
+			error_msg("--fast: process %d: a malformed record; "
+				  "its calls are no longer shown",
+				  (int)p->pid);
+			f->broken = true;
+		}
+		if (rc <= 0)
+			break;
+		show_record(p, f, h);
+		records++;
+		pos += h->size;
+	}
+	f->uncommitted = !f->broken && pos < head;
+	if (pos != tail) {
+		f->tail = pos;
+		(void)mem_write(p->memfd, SHARED_FIELD(f, tail), &pos,
+				sizeof(pos));
+	}
+	return pos - tail;
+}
+
+/* Drain P until every record reserved so far is shown: a thread about
+ * to exit, whose records may wait behind another thread's that is still
+ * being written (its records must be shown while its task is known).
+ * A writer stopped inside its reservation would never commit: the wait
+ * ends after 100 ms. */
+static void drain_settled(struct process *p)
+{
+	struct fastrec *f = mapped(p);
+	if (!f)
+		return;
+	drain(p);
+	uint64_t until = f->head;
+	for (int i = 0;
+	     i < 2000 && !f->broken && f->tail < until && f->tail != f->head;
+	     i++) {
+		struct timespec ts = { 0, 50000 };
+		nanosleep(&ts, NULL);
+		drain(p);
+	}
+}
+
+void fast_drain_all(void)
+{
+	if (!enabled)
+		return;
+	for (struct process *p = process_first(); p; p = p->next)
+		if (!p->vfork_parent)
+			drain(p);
+}
+
+/* ---- setting up a process ---- */
+
+/* Map and fill the region: trampolines and blob read and execute, the
+ * configuration, the rest zero. */
+static int setup(struct task *t, struct fastrec *f,
+		 const struct arch_regs *saved)
+{
+	struct process *p = process_mem(t->proc);
+	if (rec_layout_init(&f->l, FAST_NFUNC, FAST_PLAN_BYTES, FAST_NSLOT,
+			    FAST_DEPTH, FAST_RING))
+		goto err_free;
+	long args[6] = { 0,
+			 (long)f->l.size,
+			 PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS,
+			 -1,
+			 0 };
+	long ret;
+	if (tracee_inject_syscall(t, saved, SYS_mmap, args, &ret) ||
+	    (unsigned long)ret > -4096UL)
+		goto err_free;
+	f->base = (uint64_t)ret;
+	long prot[6] = { ret, (long)f->l.rw, PROT_READ | PROT_EXEC };
+	if (tracee_inject_syscall(t, saved, SYS_mprotect, prot, &ret) || ret)
+		goto err_free;
+	size_t code = f->l.rw;
+	unsigned char *img = xmalloc(code + sizeof(struct rec_shared));
+	memset(img, 0xcc, code);
+	uint64_t entry = f->base + f->l.blob + rec_blob_entry;
+	for (uint32_t i = 0; i < FAST_NFUNC; i++) {
+		uint64_t at =
+			f->base + f->l.tramp + (uint64_t)i * REC_TRAMP_SIZE;
+		if (rec_tramp_write(img + f->l.tramp + i * REC_TRAMP_SIZE, at,
+				    i, entry))
+			goto err_img;
+	}
+	memcpy(img + f->l.blob, rec_blob, rec_blob_size);
+	rec_shared_init((struct rec_shared *)(img + code), &f->l, f->base,
+			(uint64_t)p->pid);
+	if (mem_write(p->memfd, f->base, img, code + sizeof(struct rec_shared)))
+		goto err_img;
+	free(img);
+	debug_msg(DEBUG_GENERAL, "--fast: recorder of %d at %#llx, %llu bytes",
+		  (int)p->pid, (unsigned long long)f->base,
+		  (unsigned long long)f->l.size);
+	return 0;
+err_img:
+	free(img);
+err_free:
+	f->base = 0;
+	f->failed = true;
+	return -1;
+}
+
+/* Functions whose calls stay with breakpoints: those that return twice
+ * (the first return would pop the shadow entry the second needs), and
+ * clone, whose child may share the parent's TLS pointer. */
+static bool never_recorded(const char *name)
+{
+	static const char *const names[] = {
+		"vfork",       "setjmp",      "_setjmp",
+		"sigsetjmp",   "__sigsetjmp", "getcontext",
+		"swapcontext", "clone",	      "savectx",
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+/* The exec family: the ring is drained before the old image goes. */
+static bool replaces_image(const char *name)
+{
+	return !strncmp(name, "exec", 4) || !strcmp(name, "fexecve");
+}
+
+/* Whether some call site without a stub (-fno-plt) calls through B's
+ * GOT slot: it has its own breakpoint, and a call would show twice. */
+struct slot_use {
+	uint64_t got;
+	bool used;
+};
+
+static void find_site(struct breakpoint *b, void *data)
+{
+	struct slot_use *u = data;
+	if (b->kind == BPT_SITE && b->got == u->got)
+		u->used = true;
+}
+
+static bool bound_yet(struct process *p, const struct breakpoint *b,
+		      uint64_t target)
+{
+	for (const struct library *l = p->libs; l; l = l->next)
+		if (library_contains(l, b->addr))
+			return !library_contains(l, target);
+	return false;
+}
+
+/* Fill function entry I for B: its plan, then its table entry. */
+static int fill_function(struct process *p, struct fastrec *f, uint32_t i,
+			 const struct breakpoint *b,
+			 const struct fetch_plan *fp, uint64_t target)
+{
+	uint64_t bytes = fp->nops * sizeof(struct plan_op);
+	if (f->plans_used + bytes > FAST_PLAN_BYTES || fp->bound > UINT32_MAX)
+		return -ENOSPC;
+	uint64_t plan = f->base + f->l.plans + f->plans_used;
+	struct rec_func fn = {
+		.target = target,
+		.plan = plan,
+		.bound = (uint32_t)fp->bound,
+		.flags = REC_FN_RETURNS |
+			 (replaces_image(b->name) ? REC_FN_DRAIN : 0),
+	};
+	int rc = mem_write(p->memfd, plan, fp->ops, bytes);
+	if (!rc)
+		rc = mem_write(p->memfd, f->base + f->l.ftab + i * sizeof(fn),
+			       &fn, sizeof(fn));
+	if (!rc)
+		f->plans_used += (bytes + 15) & ~15ull;
+	return rc;
+}
+
+bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
+	       uint64_t target)
+{
+	struct process *p = process_mem(t->proc);
+	if (!enabled || b->fast_refused || b->kind != BPT_PLT || !b->got ||
+	    t->proc->vfork_parent)
+		return false;
+	if (!bound_yet(p, b, target))
+		return false; /* lazy binding: the next call will tell */
+	struct fetch_plan fp;
+	const char *why = NULL;
+	struct slot_use u = { b->got, false };
+	bpt_foreach(&p->bpts, find_site, &u);
+	if (never_recorded(b->name))
+		why = "it returns twice";
+	else if (u.used)
+		why = "call sites use its GOT slot";
+	else if (plan_compile(b->proto, &limits, &fp, &why) < 0)
+		;
+	else if (!mapped(p) && (rec_of(p)->failed || setup(t, p->fast, regs)))
+		why = "no recorder in this process";
+	else if (p->fast->nfunc == FAST_NFUNC)
+		why = "the function table is full";
+	if (why) {
+		debug_msg(DEBUG_GENERAL, "--fast: %s stays in ptrace mode: %s",
+			  b->name, why);
+		b->fast_refused = true;
+		return false;
+	}
+	struct fastrec *f = p->fast;
+	uint32_t i = f->nfunc;
+	uint64_t tramp = f->base + f->l.tramp + (uint64_t)i * REC_TRAMP_SIZE;
+	if (fill_function(p, f, i, b, &fp, target) ||
+	    mem_write(p->memfd, b->got, &tramp, sizeof(tramp))) {
+		b->fast_refused = true;
+		return false;
+	}
+	f->stub[i] = b->addr;
+	f->got[i] = b->got;
+	f->target[i] = target;
+	f->nfunc++;
+	handed_over++;
+	image_lift(p, b);
+	b->fast = true;
+	fast_learn(t, regs);
+	arch_set_ip(regs, tramp);
+	(void)tracee_set_regs(t->tid, regs);
+	return true;
+}
+
+/* ---- traps ---- */
+
+static bool in_blob(const struct fastrec *f, uint64_t ip, uint64_t off)
+{
+	return ip == f->base + f->l.blob + off + 1;
+}
+
+/* The ring was full: drain until the trapping writer has room.  The
+ * drainer thread may have made it already; if not, and the record at
+ * the tail is still being written by another thread, wait for that one
+ * to commit (the writer comes back at once otherwise). */
+static void on_full(struct process *p)
+{
+	for (int i = 0; i < 2000 && !drain(p) && p->fast->uncommitted; i++) {
+		struct timespec ts = { 0, 50000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* A record built on the writer's stack, at ADDR. */
+static void on_sync(struct process *p, struct fastrec *f, uint64_t addr)
+{
+	union {
+		struct rec_hdr h;
+		unsigned char b[sizeof(struct rec_call) + REC_SYNC_ROOM + 256];
+	} u;
+	drain(p);
+	if (remote_read(p->pid, addr, &u.h, sizeof(u.h)) ||
+	    u.h.size > sizeof(u) || u.h.size < sizeof(u.h) ||
+	    u.h.size % REC_ALIGN || remote_read(p->pid, addr, u.b, u.h.size))
+		return;
+	if (u.h.type == REC_CALL && u.h.size >= sizeof(struct rec_call)) {
+		struct rec_call *c = (struct rec_call *)u.b;
+		if (c->used <= u.h.size - sizeof(*c))
+			show_call(p, f, c);
+	} else {
+		show_record(p, f, &u.h);
+	}
+}
+
+/* A hooked return with no shadow entry: SP is its call's stack pointer
+ * at entry.  The thread goes on where that call returns. */
+static bool on_lost(struct task *t, struct arch_regs *regs, uint64_t sp)
+{
+	struct process *p = process_mem(t->proc);
+	drain(p);
+	for (size_t k = t->nframes; k-- > 0;) {
+		if (t->frames[k].ret_sp != sp + 8)
+			continue;
+		uint64_t saved[2];
+		if (remote_read(p->pid, sp - 40, saved, sizeof(saved)))
+			return false;
+		regs->r.rax = saved[0];
+		regs->r.rdx = saved[1];
+		regs->r.rsp = sp + 8;
+		regs->r.rip = t->frames[k].ret;
+		return tracee_set_regs(t->tid, regs) == 0;
+	}
+	return false;
+}
+
+bool fast_trap(struct task *t, struct arch_regs *regs)
+{
+	struct process *p = t->proc ? process_mem(t->proc) : NULL;
+	struct fastrec *f = mapped(p);
+	if (!enabled || !f)
+		return false;
+	uint64_t ip = arch_ip(regs);
+	if (in_blob(f, ip, rec_blob_trap_full)) {
+		on_full(p);
+		return true;
+	}
+	if (in_blob(f, ip, rec_blob_trap_sync)) {
+		on_sync(p, f, regs->r.rdi);
+		return true;
+	}
+	if (in_blob(f, ip, rec_blob_trap_lost))
+		return on_lost(t, regs, regs->r.rdi);
+	return false;
+}
+
+/* ---- shadow stack slots ---- */
+
+/* The owners of F's slots, into OWNERS (FAST_NSLOT of them), in one
+ * gathered read: 0 or -EFAULT. */
+static int read_owners(const struct fastrec *f, pid_t pid, uint64_t *owners)
+{
+	struct iovec l[FAST_NSLOT], r[FAST_NSLOT];
+	uint64_t size = rec_shadow_size(f->l.depth);
+	uint32_t n = f->l.nslot < FAST_NSLOT ? f->l.nslot : FAST_NSLOT;
+	for (uint32_t i = 0; i < n; i++) {
+		l[i] = (struct iovec){ &owners[i], sizeof(owners[i]) };
+		r[i] = (struct iovec){
+			(void *)(uintptr_t)(f->base + f->l.shadow + i * size),
+			sizeof(owners[i])
+		};
+	}
+	return mem_gather(pid, l, n, r, n) == (ssize_t)(n * sizeof(*owners)) ?
+		       0 :
+		       -EFAULT;
+}
+
+/* The address of the shadow stack slot of thread TCB, or 0.  Threads
+ * probe from a hash of their TCB: every slot is looked at. */
+static uint64_t slot_of(const struct fastrec *f, pid_t pid, uint64_t tcb)
+{
+	uint64_t owners[FAST_NSLOT];
+	if (!tcb || tcb == REC_SLOT_FREE || read_owners(f, pid, owners))
+		return 0;
+	for (uint32_t i = 0; i < f->l.nslot && i < FAST_NSLOT; i++)
+		if (owners[i] == tcb)
+			return f->base + f->l.shadow +
+			       i * rec_shadow_size(f->l.depth);
+	return 0;
+}
+
+/* ---- the unwinder ---- */
+
+static const char *const unwinders[] = {
+	"_Unwind_RaiseException",    "_Unwind_ForcedUnwind", "_Unwind_Resume",
+	"_Unwind_Resume_or_Rethrow", "_Unwind_Backtrace",
+};
+#define NUNWINDERS (sizeof(unwinders) / sizeof(unwinders[0]))
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+void fast_select(struct process *p, struct library *l,
+		 void (*add)(struct breakpoint *b, void *ctx), void *ctx)
+{
+	struct elf_funcs fs;
+	if (!enabled || !l->soname || strncmp(l->soname, "libgcc_s.so", 11) ||
+	    elf_funcs_read(&fs, l->path))
+		return;
+	uint64_t at[NUNWINDERS];
+	size_t n = 0;
+	for (size_t i = 0; i < fs.n; i++)
+		for (size_t k = 0; k < NUNWINDERS && n < NUNWINDERS; k++)
+			if (!strcmp(fs.v[i].name, unwinders[k]) &&
+			    fs.v[i].bind != 2 && !fs.v[i].ifunc)
+				at[n++] = fs.v[i].addr + l->bias;
+	elf_funcs_destroy(&fs);
+	qsort(at, n, sizeof(at[0]), cmp_u64);
+	for (size_t i = 0; i < n; i++) {
+		if ((i && at[i] == at[i - 1]) || bpt_lookup(&p->bpts, at[i]))
+			continue;
+		struct breakpoint *b = bpt_add(&p->bpts, at[i], BPT_ENTRY);
+		b->name = xstrdup("_Unwind");
+		b->label = xstrdup(b->name);
+		b->resumed = xstrdup(b->name);
+		b->fast_unwind = true;
+		add(b, ctx);
+	}
+}
+
+static void unhook_slot(struct process *p, const struct fastrec *f, uint64_t at,
+			uint64_t ret_tramp);
+
+void fast_unwinding(struct task *t, struct memsrc *m,
+		    const struct arch_regs *regs)
+{
+	struct process *p = process_mem(t->proc);
+	struct fastrec *f = mapped(p);
+	if (!f || t->proc->vfork_parent)
+		return;
+	drain(p);
+	uint64_t at = slot_of(f, p->pid, recregs_thread(regs));
+	debug_msg(DEBUG_GENERAL, "--fast: %d unwinds, shadow slot %#llx",
+		  (int)t->tid, (unsigned long long)at);
+	if (at)
+		unhook_slot(p, f, at, f->base + f->l.blob + rec_blob_return);
+	for (size_t k = 0; k < t->nframes; k++) {
+		if (!t->frames[k].recorded)
+			continue;
+		t->frames[k].recorded = false;
+		retbp_ensure(t, m, regs, t->frames[k].ret);
+	}
+}
+
+/* ---- thread exit, fork, detach ---- */
+
+/* Free the shadow stack slot of thread TCB in the process at MEMFD: its
+ * state and pending words zeroed, then its owner REC_SLOT_FREE. */
+static void free_slots(const struct fastrec *f, pid_t pid, int memfd,
+		       uint64_t keep)
+{
+	uint64_t size = rec_shadow_size(f->l.depth);
+	for (uint32_t i = 0; i < f->l.nslot; i++) {
+		uint64_t at = f->base + f->l.shadow + i * size;
+		uint64_t owner;
+		if (remote_read(pid, at, &owner, sizeof(owner)) || owner == 0 ||
+		    owner == REC_SLOT_FREE || owner == keep)
+			continue;
+		uint64_t zero[2] = { 0, 0 }, freed = REC_SLOT_FREE;
+		(void)mem_write(memfd, at + offsetof(struct rec_shadow, state),
+				zero, sizeof(zero));
+		(void)mem_write(memfd, at, &freed, sizeof(freed));
+	}
+}
+
+static void free_slot_of(const struct fastrec *f, pid_t pid, int memfd,
+			 uint64_t tcb)
+{
+	uint64_t at = slot_of(f, pid, tcb);
+	uint64_t zero[2] = { 0, 0 }, freed = REC_SLOT_FREE;
+	if (!at)
+		return;
+	(void)mem_write(memfd, at + offsetof(struct rec_shadow, state), zero,
+			sizeof(zero));
+	(void)mem_write(memfd, at, &freed, sizeof(freed));
+}
+
+void fast_exit(struct task *t)
+{
+	struct process *p = t->proc ? process_mem(t->proc) : NULL;
+	struct fastrec *f = mapped(p);
+	if (!f || t->proc->vfork_parent)
+		return;
+	drain_settled(p);
+	struct arch_regs r;
+	if (tracee_get_regs(t->tid, &r))
+		return;
+	uint64_t tcb = recregs_thread(&r);
+	free_slot_of(f, p->pid, p->memfd, tcb);
+	for (size_t i = 0; i < f->nthreads; i++)
+		if (f->threads[i].tid == t->tid)
+			f->threads[i].tcb = 0;
+}
+
+/* A fork child's ring: its own pid for the copies, the parent's records
+ * left to the parent (tail = head). */
+static void child_ring(const struct fastrec *f, pid_t pid, int memfd)
+{
+	uint64_t head, cfg = pid;
+	uint64_t shared = f->base + f->l.rw;
+	if (remote_read(pid, shared + offsetof(struct rec_shared, head), &head,
+			sizeof(head)))
+		return;
+	(void)mem_write(memfd, shared + offsetof(struct rec_shared, tail),
+			&head, sizeof(head));
+	(void)mem_write(memfd, shared + offsetof(struct rec_shared, pid), &cfg,
+			sizeof(cfg));
+}
+
+void fast_fork(struct process *child, const struct process *parent)
+{
+	const struct fastrec *pf = mapped(parent);
+	if (!pf || child->memfd < 0)
+		return;
+	struct fastrec *f = xmalloc(sizeof(*f));
+	memcpy(f, pf, sizeof(*f));
+	child->fast = f;
+	struct arch_regs r;
+	uint64_t keep = 0;
+	if (tracee_get_regs(child->pid, &r) == 0)
+		keep = recregs_thread(&r);
+	free_slots(f, child->pid, child->memfd, keep);
+	child_ring(f, child->pid, child->memfd);
+	uint64_t head;
+	if (remote_read(child->pid, SHARED_FIELD(f, head), &head,
+			sizeof(head)) == 0)
+		f->tail = head;
+	f->nthreads = 0;
+	struct task *t = task_lookup(child->pid);
+	if (t && keep)
+		fast_learn(t, &r);
+}
+
+void fast_release_child(int memfd, pid_t pid, const struct process *parent)
+{
+	const struct fastrec *f = mapped(parent);
+	if (!f)
+		return;
+	for (uint32_t i = 0; i < f->nfunc; i++)
+		(void)mem_write(memfd, f->got[i], &f->target[i],
+				sizeof(f->target[i]));
+	child_ring(f, pid, memfd);
+}
+
+/* Put back the return addresses that the hooked calls of slot AT still
+ * have on their stacks, and free the slot. */
+static void unhook_slot(struct process *p, const struct fastrec *f, uint64_t at,
+			uint64_t ret_tramp)
+{
+	struct rec_shadow sh;
+	if (remote_read(p->pid, at, &sh, sizeof(sh)) || sh.owner == 0 ||
+	    sh.owner == REC_SLOT_FREE)
+		return;
+	uint64_t depth = sh.state & 0xffff;
+	if (depth > f->l.depth)
+		depth = f->l.depth;
+	for (uint64_t k = 0; k < depth; k++) {
+		struct rec_shadow_entry e;
+		uint64_t word;
+		if (remote_read(p->pid, at + sizeof(sh) + k * sizeof(e), &e,
+				sizeof(e)) ||
+		    remote_read(p->pid, e.sp, &word, sizeof(word)))
+			continue;
+		if (word == ret_tramp)
+			(void)mem_write(p->memfd, e.sp, &e.ret, sizeof(e.ret));
+	}
+	uint64_t zero[2] = { 0, 0 }, freed = REC_SLOT_FREE;
+	(void)mem_write(p->memfd, at + offsetof(struct rec_shadow, state), zero,
+			sizeof(zero));
+	(void)mem_write(p->memfd, at, &freed, sizeof(freed));
+}
+
+struct leaving {
+	struct process *p;
+	const struct fastrec *f;
+};
+
+/* Step a stopped thread of the process out of the recorder's code (it
+ * finishes its record first: the ring has room after the drain). */
+static void step_out(struct task *t, void *data)
+{
+	struct leaving *lv = data;
+	struct arch_regs r;
+	if (!t->proc || process_mem(t->proc) != lv->p || !t->stopped ||
+	    tracee_get_regs(t->tid, &r))
+		return;
+	uint64_t lo = lv->f->base, hi = lv->f->base + lv->f->l.rw;
+	for (int i = 0; i < 100000 && arch_ip(&r) >= lo && arch_ip(&r) < hi;
+	     i++) {
+		if (in_blob(lv->f, arch_ip(&r), rec_blob_trap_full) ||
+		    in_blob(lv->f, arch_ip(&r), rec_blob_trap_sync))
+			drain(lv->p);
+		if (tracee_step_trap(t) || tracee_get_regs(t->tid, &r))
+			return;
+	}
+}
+
+void fast_detach(struct process *p)
+{
+	struct fastrec *f = mapped(p);
+	if (!f || p->vfork_parent || p->memfd < 0)
+		return;
+	drain(p);
+	for (uint32_t i = 0; i < f->nfunc; i++)
+		(void)mem_write(p->memfd, f->got[i], &f->target[i],
+				sizeof(f->target[i]));
+	struct leaving lv = { p, f };
+	task_foreach(step_out, &lv);
+	drain(p);
+	uint64_t size = rec_shadow_size(f->l.depth);
+	uint64_t ret_tramp = f->base + f->l.blob + rec_blob_return;
+	for (uint32_t i = 0; i < f->l.nslot; i++)
+		unhook_slot(p, f, f->base + f->l.shadow + i * size, ret_tramp);
+}
+
+/* ---- the drainer thread ---- */
+
+static pthread_mutex_t big = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t drainer;
+static volatile int drainer_stop;
+static bool drainer_on;
+
+void fast_lock(void)
+{
+	if (enabled)
+		pthread_mutex_lock(&big);
+}
+
+void fast_unlock(void)
+{
+	if (enabled)
+		pthread_mutex_unlock(&big);
+}
+
+static void *drain_loop(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&drainer_stop, __ATOMIC_ACQUIRE)) {
+		struct timespec ts = { 0, FAST_PERIOD_NS };
+		nanosleep(&ts, NULL);
+		pthread_mutex_lock(&big);
+		unsigned long before = mem_syscalls();
+		fast_drain_all();
+		thread_drains++;
+		thread_syscalls += 1 + (mem_syscalls() - before);
+		output_sync();
+		pthread_mutex_unlock(&big);
+	}
+	return NULL;
+}
+
+void fast_start(void)
+{
+	if (!enabled)
+		return;
+	sigset_t all, old;
+	sigfillset(&all);
+	/* The tracer's signals stay with the loop's thread. */
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	drainer_on = pthread_create(&drainer, NULL, drain_loop, NULL) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	fast_lock();
+}
+
+void fast_stop(void)
+{
+	if (!enabled)
+		return;
+	fast_unlock();
+	if (drainer_on) {
+		__atomic_store_n(&drainer_stop, 1, __ATOMIC_RELEASE);
+		pthread_join(drainer, NULL);
+		drainer_on = false;
+	}
+	if (misses)
+		error_msg("--fast: %lu reads of traced memory were not in the "
+			  "fetch plans' copies; those arguments may show less "
+			  "than in ptrace mode",
+			  misses);
+	debug_msg(
+		DEBUG_GENERAL,
+		"--fast: %lu functions recorded, %lu records shown; the "
+		"drainer thread: %lu drains, %lu sleeps and memory system calls",
+		handed_over, records, thread_drains, thread_syscalls);
+}

@@ -1,0 +1,94 @@
+/* --fast (DESIGN.md, "The recorder"): calls recorded inside the traced
+ * process.  A function's first call goes through its stub breakpoint as
+ * in ptrace mode; at a later one, once its GOT slot holds where the call
+ * really goes, the slot is pointed at the function's trampoline in the
+ * recorder, the stub's int3 lifted, and its calls no longer stop the
+ * program.  The ring is drained before every stop is handled, by a
+ * thread of the tracer between stops, and when the recorder traps. */
+#ifndef LTRACE_FAST_H
+#define LTRACE_FAST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "forward.h"
+
+struct arch_regs;
+
+/* Before anything is started: whether --fast is on (false also when
+ * the options ask for what it cannot do; it then said so). */
+bool fast_init(const struct options *o);
+
+/* The stub breakpoint B (BPT_PLT, prototype looked up) was hit by T,
+ * its registers REGS, its GOT slot holding TARGET.  True when B's calls
+ * are the recorder's from now on, this one included: T's registers
+ * were written to enter the trampoline, and the caller only resumes it.
+ * False: this call goes on through the breakpoint. */
+bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
+	       uint64_t target);
+
+/* L was added to P: with --fast, when L is the unwinder (libgcc_s),
+ * a new entry breakpoint, not inserted, on each of its functions that
+ * walk the stack by return addresses (_Unwind_RaiseException and the
+ * like), passed to ADD(B, CTX) in increasing address order: the caller
+ * inserts them.  A hooked return address would stop the unwinder, and a
+ * C++ exception through a recorded call would end the program. */
+void fast_select(struct process *p, struct library *l,
+		 void (*add)(struct breakpoint *b, void *ctx), void *ctx);
+
+/* T stopped at one of fast_select's breakpoints with registers REGS,
+ * memory read through M: its shadow stack is undone (the return
+ * addresses it hooked put back), and its recorded pending calls get
+ * return breakpoints, as in ptrace mode.  The caller then runs the
+ * breakpoint's instruction displaced. */
+void fast_unwinding(struct task *t, struct memsrc *m,
+		    const struct arch_regs *regs);
+
+/* T, a thread found at attach, is stopped: with --fast, learn its TLS
+ * pointer (one GETREGS), which names its records. */
+void fast_stopped(struct task *t);
+
+/* T, stopped at PTRACE_EVENT_CLONE, made the thread CHILD: remember
+ * the TLS pointer it gave it, which names the child's records (the
+ * child may never stop). */
+void fast_clone(struct task *t, pid_t child);
+
+/* Show the calls recorded by every traced process so far. */
+void fast_drain_all(void);
+
+/* A SIGTRAP of T with its registers REGS: whether it came from one of
+ * the recorder's int3s (handled: the caller resumes T), or from the int3
+ * of a stub lifted for the recorder (T's IP put back on the stub). */
+bool fast_trap(struct task *t, struct arch_regs *regs);
+
+/* T stopped with registers REGS: remember which thread its TLS pointer
+ * names in the records. */
+void fast_learn(struct task *t, const struct arch_regs *regs);
+
+/* T is about to exit (PTRACE_EVENT_EXIT): its records shown, its shadow
+ * stack slot freed for another thread. */
+void fast_exit(struct task *t);
+
+/* CHILD, a followed fork of PARENT stopped at its first stop, has a copy
+ * of the parent's recorder: make it the child's own. */
+void fast_fork(struct process *child, const struct process *parent);
+
+/* A fork child of PARENT about to be let go (MEMFD its memory): its GOT
+ * slots back to the functions, its ring emptied for the returns already
+ * hooked. */
+void fast_release_child(int memfd, pid_t pid, const struct process *parent);
+
+/* Every task of P is stopped and about to be detached: drain, restore
+ * the GOT slots and the hooked return addresses, step threads out of
+ * the recorder. */
+void fast_detach(struct process *p);
+
+/* The drainer thread and the lock it shares with the event loop, which
+ * holds it except while it waits. */
+void fast_start(void);
+void fast_stop(void);
+void fast_lock(void);
+void fast_unlock(void);
+
+#endif
