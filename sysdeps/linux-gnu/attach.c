@@ -551,6 +551,7 @@ static void restore_process(struct process *p)
 	if (!f.found || tracee_get_regs(f.found->tid, &r))
 		return;
 	scratch_unmap(f.found, &r);
+	fast_unmap(f.found, &r);
 	/* Reported if unexpected; the detach follows either way. */
 	(void)tracee_set_regs(f.found->tid, &r);
 }

@@ -74,6 +74,9 @@ struct fastrec {
 	bool uncommitted;    /* the last drain stopped at a record not
 				committed yet */
 	uint64_t head;	     /* the ring's head, as the last drain read it */
+	/* A signal was delivered to a thread while it ran in the region:
+	 * a handler's frame may return there, so it is never unmapped. */
+	bool signalled_inside;
 	struct fast_thread threads[FAST_THREADS];
 	size_t nthreads;
 	/* By function index: the stub (its breakpoint's address), its GOT
@@ -182,11 +185,39 @@ bool fast_init(const struct options *o)
 
 /* ---- the traced process's memory ---- */
 
+/* One gathered read of the traced process PID.  A process that made
+ * itself non-dumpable (setuid, prctl) refuses process_vm_readv: its
+ * /proc/PID/mem, opened while it could be, is read instead, a span at a
+ * time. */
+static ssize_t gather(pid_t pid, const struct iovec *l, size_t nl,
+		      const struct iovec *r, size_t nr)
+{
+	ssize_t n = mem_gather(pid, l, nl, r, nr);
+	if (n >= 0 || n == -ESRCH || nl != nr)
+		return n;
+	const struct process *p = process_first();
+	while (p && (p->pid != pid || p->vfork_parent))
+		p = p->next;
+	if (!p || p->memfd < 0)
+		return n;
+	n = 0;
+	for (size_t i = 0; i < nl; i++) {
+		ssize_t k = pread(p->memfd, l[i].iov_base, l[i].iov_len,
+				  (off_t)(uintptr_t)r[i].iov_base);
+		if (k < 0)
+			return n ? n : -errno;
+		n += k;
+		if ((size_t)k < l[i].iov_len)
+			break;
+	}
+	return n;
+}
+
 static int remote_read(pid_t pid, uint64_t addr, void *buf, size_t len)
 {
 	struct iovec l = { buf, len };
 	struct iovec r = { (void *)(uintptr_t)addr, len };
-	return mem_gather(pid, &l, 1, &r, 1) == (ssize_t)len ? 0 : -EFAULT;
+	return gather(pid, &l, 1, &r, 1) == (ssize_t)len ? 0 : -EFAULT;
 }
 
 static uint64_t shared_at(const struct fastrec *f)
@@ -317,8 +348,22 @@ static void show_return(struct process *p, struct fastrec *f,
 	if (!t)
 		return;
 	long i = call_match(t, r->site, r->sp);
-	if (i < 0)
+	if (i < 0) {
+		debug_msg(DEBUG_GENERAL,
+			  "--fast: a return to %#llx, sp %#llx, pending %zu "
+			  "(top %#llx, %#llx): no call",
+			  (unsigned long long)r->site,
+			  (unsigned long long)r->sp, t->nframes,
+			  (unsigned long long)(t->nframes ?
+						       t->frames[t->nframes - 1]
+							       .ret :
+						       0),
+			  (unsigned long long)(t->nframes ?
+						       t->frames[t->nframes - 1]
+							       .ret_sp :
+						       0));
 		return;
+	}
 	struct arch_regs regs;
 	struct recmem rm;
 	recregs_return(&regs, r);
@@ -370,8 +415,8 @@ static uint64_t drain(struct process *p)
 		{ (void *)(uintptr_t)(f->base + f->l.data + off), first },
 		{ (void *)(uintptr_t)(f->base + f->l.data), len - first },
 	};
-	if (mem_gather(p->pid, l, len > first ? 2 : 1, r,
-		       len > first ? 2 : 1) != (ssize_t)len)
+	if (gather(p->pid, l, len > first ? 2 : 1, r, len > first ? 2 : 1) !=
+	    (ssize_t)len)
 		return 0;
 	clock_point();
 	uint64_t pos = tail;
@@ -384,7 +429,11 @@ static uint64_t drain(struct process *p)
 				  (int)p->pid);
 			f->broken = true;
 		}
-		if (rc <= 0)
+		/* A record that ends past the head as read was reserved
+		 * after that read, over room a call gave back (give_back
+		 * moves the head back): its header is in the copy, not all
+		 * of its body.  The next drain has it. */
+		if (rc <= 0 || h->size > head - pos)
 			break;
 		show_record(p, f, h);
 		records++;
@@ -700,7 +749,7 @@ static int read_owners(const struct fastrec *f, pid_t pid, uint64_t *owners)
 			sizeof(owners[i])
 		};
 	}
-	return mem_gather(pid, l, n, r, n) == (ssize_t)(n * sizeof(*owners)) ?
+	return gather(pid, l, n, r, n) == (ssize_t)(n * sizeof(*owners)) ?
 		       0 :
 		       -EFAULT;
 }
@@ -936,6 +985,28 @@ static void step_out(struct task *t, void *data)
 		if (tracee_step_trap(t) || tracee_get_regs(t->tid, &r))
 			return;
 	}
+}
+
+void fast_signal(struct task *t, const struct arch_regs *regs)
+{
+	struct fastrec *f = t->proc ? mapped(process_mem(t->proc)) : NULL;
+	uint64_t ip = arch_ip(regs);
+	if (f && ip >= f->base && ip - f->base < f->l.size)
+		f->signalled_inside = true;
+}
+
+void fast_unmap(struct task *t, const struct arch_regs *saved)
+{
+	struct process *p = process_mem(t->proc);
+	struct fastrec *f = mapped(p);
+	long ret;
+	if (!f || f->signalled_inside || p->vfork_parent)
+		return;
+	long args[6] = { (long)f->base, (long)f->l.size };
+	/* A failure leaves the region mapped, unreachable. */
+	if (tracee_inject_syscall(t, saved, SYS_munmap, args, &ret) == 0 &&
+	    ret == 0)
+		f->base = 0;
 }
 
 void fast_detach(struct process *p)

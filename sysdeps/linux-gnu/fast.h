@@ -84,6 +84,16 @@ void fast_release_child(int memfd, pid_t pid, const struct process *parent);
  * the recorder. */
 void fast_detach(struct process *p);
 
+/* A signal is about to be delivered to T, stopped with registers REGS:
+ * if it was running in the recorder, the region must outlive the detach
+ * (the handler's frame may return into it). */
+void fast_signal(struct task *t, const struct arch_regs *regs);
+
+/* After fast_detach and the restoring of P's bytes, T a stopped thread
+ * of P with registers SAVED (set back by the caller): unmap the region,
+ * unless a signal was delivered to a thread running in it. */
+void fast_unmap(struct task *t, const struct arch_regs *saved);
+
 /* The drainer thread and the lock it shares with the event loop, which
  * holds it except while it waits. */
 void fast_start(void);

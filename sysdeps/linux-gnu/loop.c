@@ -391,6 +391,7 @@ static void leave_scratch(struct task *t)
 	struct arch_regs r;
 	if (tracee_get_regs(t->tid, &r))
 		return;
+	fast_signal(t, &r);
 	for (int i = 0; i < 64 && scratch_contains(p, arch_ip(&r)); i++)
 		if (tracee_step_trap(t) || tracee_get_regs(t->tid, &r))
 			return;

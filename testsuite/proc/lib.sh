@@ -6,12 +6,17 @@ set -u
 fail() { printf '%s\n' "$@"; exit 1; }
 skip() { echo "$*"; exit 77; }
 
-# lt ARGS...: the tracer under a timeout (TMO seconds, default 60).
-lt() { timeout -k 5 "${TMO:-60}" "$LTRACE" "$@"; }
+# MODE: the tracer's mode option (run -f: --fast), or empty.
+MODE=${MODE:-}
+export MODE
+
+# lt ARGS...: the tracer under a timeout (TMO seconds, default 60), in
+# MODE.
+lt() { timeout -k 5 "${TMO:-60}" "$LTRACE" $MODE "$@"; }
 
 # lt_bg ARGS...: the same in the background: $! is timeout's pid, $tpid
 # (after tracer_pid) the tracer's.
-lt_bg() { timeout -k 5 "${TMO:-60}" "$LTRACE" "$@" & }
+lt_bg() { timeout -k 5 "${TMO:-60}" "$LTRACE" $MODE "$@" & }
 
 # tracer_pid TIMEOUT_PID: sets $tpid to the tracer run by lt_bg.
 tracer_pid() {

@@ -27,7 +27,7 @@ if ! as_nobody test -x "$LTRACE"; then
 	as_nobody test -x "$LTRACE" || skip "nobody cannot run $LTRACE"
 fi
 as_nobody ./prog >out.plain 2>err.plain || fail "untraced run failed: $?"
-as_nobody timeout -k 5 60 "$LTRACE" -o trace ./prog >out.traced 2>err.traced
+as_nobody timeout -k 5 60 "$LTRACE" $MODE -o trace ./prog >out.traced 2>err.traced
 st=$?
 [ "$st" = 0 ] || fail "tracer exit status $st" "$(cat err.traced)"
 cmp -s err.plain err.traced || fail "stderr differs:" "$(cat err.traced)"

@@ -8,7 +8,7 @@ command -v strace >/dev/null || skip "no strace"
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 printf 'addr memchr(string, int, ulong);\n' >conf
 timeout -k 5 60 strace -o st -e trace=ptrace,process_vm_readv,pread64 \
-	"$LTRACE" -s 9999999 -F conf -o trace "$BIN/bigstr" ||
+	"$LTRACE" $MODE -s 9999999 -F conf -o trace "$BIN/bigstr" ||
 	fail "tracer failed"
 awk 'BEGIN { printf "memchr(\""; for (i = 0; i < 1048576; i++)
 	printf "%c", 97 + i % 23; print "\", 0, 0)" }' >want

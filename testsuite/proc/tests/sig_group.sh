@@ -37,14 +37,14 @@ case $flags in
 	# bash runs the program in the background, then becomes the tracer
 	# and attaches to it: its own child, in its own group.
 	setsid bash -c '"$1" "${@:4}" & while [ ! -s r ]; do sleep 0.01; done
-		exec "$2" $3 -o trace -p "$!"' x "$BIN/sigcatch" "$LTRACE" \
+		exec "$2" $MODE $3 -o trace -p "$!"' x "$BIN/sigcatch" "$LTRACE" \
 		"${opts[*]}" "${args[@]}" &
 	g=$!
 	wait_file r || fail "program never ready"
 	wait_grep 'atol' trace || fail "tracer never attached: $(cat trace)"
 	;;
 *)
-	setsid "$LTRACE" "${opts[@]}" -o trace "$BIN/sigcatch" "${args[@]}" &
+	setsid "$LTRACE" $MODE "${opts[@]}" -o trace "$BIN/sigcatch" "${args[@]}" &
 	g=$!
 	wait_file r || fail "program never ready"
 	;;

@@ -69,10 +69,10 @@ rm -f r out pg
 case $v in
 p)
 	run_job bash -c '"$1" "${@:3}" & while [ ! -s r ]; do sleep 0.01; done
-		exec "$2" -o trace -p "$!"' x "$BIN/sigcatch" "$LTRACE" "${args[@]}"
+		exec "$2" $MODE -o trace -p "$!"' x "$BIN/sigcatch" "$LTRACE" "${args[@]}"
 	wait_grep 'atol' trace || fail "tracer never attached: $(cat trace)"
 	;;
-*) run_job "$LTRACE" "${opts[@]}" -o trace "$BIN/sigcatch" "${args[@]}" ;;
+*) run_job "$LTRACE" $MODE "${opts[@]}" -o trace "$BIN/sigcatch" "${args[@]}" ;;
 esac
 stop_cont
 for ((i = 0; i < 1000; i++)); do

@@ -17,9 +17,9 @@ if [ "$STRESS" = 1 ]; then n=200000 TMO=1800; else n=20000; fi
 "$prog" $n >out.plain 2>&1
 st_plain=$?
 [ "$st_plain" = 0 ] || fail "untraced run failed: $(cat out.plain)"
-/usr/bin/time -f %M -o rss.small "$LTRACE" -o trace.small "$prog" 100 >/dev/null 2>&1 ||
+/usr/bin/time -f %M -o rss.small "$LTRACE" $MODE -o trace.small "$prog" 100 >/dev/null 2>&1 ||
 	fail "traced run of 100 failed"
-/usr/bin/time -f %M -o rss.big timeout -k 5 "${TMO:-60}" "$LTRACE" -o trace "$prog" $n \
+/usr/bin/time -f %M -o rss.big timeout -k 5 "${TMO:-60}" "$LTRACE" $MODE -o trace "$prog" $n \
 	>out.traced 2>err.traced
 st=$?
 [ "$st" = "$st_plain" ] || fail "tracer exit $st, untraced $st_plain"
