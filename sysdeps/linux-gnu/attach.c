@@ -550,8 +550,10 @@ static void restore_process(struct process *p)
 	struct arch_regs r;
 	if (!f.found || tracee_get_regs(f.found->tid, &r))
 		return;
-	scratch_unmap(f.found, &r);
+	/* The recorder's region first: its munmap runs from the scratch
+	 * page's syscall instruction, as injected calls do while tracing. */
 	fast_unmap(f.found, &r);
+	scratch_unmap(f.found, &r);
 	/* Reported if unexpected; the detach follows either way. */
 	(void)tracee_set_regs(f.found->tid, &r);
 }
