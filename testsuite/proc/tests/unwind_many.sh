@@ -51,4 +51,10 @@ sed 's/ \{2,\}= / = /' trace >trace.1
 match exp trace.1 || fail "trace differs"
 small=$(tail -n 1 rss.small) big=$(tail -n 1 rss.big)
 echo "STAT tracer peak RSS: 100 iterations ${small} kB, $n iterations ${big} kB"
-[ "$big" -le $((small + 4096)) ] || fail "the tracer's memory grows with abandoned frames"
+# With --fast the tracer's copy of the 4 MiB ring is touched page by page
+# as the ring's laps go round: a long run has all of it resident, a run
+# of 100 iterations a few pages.  That much more is allowed; it does not
+# grow with the iterations.
+room=4096
+[ "$MODE" = --fast ] && room=$((room + 4096))
+[ "$big" -le $((small + room)) ] || fail "the tracer's memory grows with abandoned frames"
