@@ -625,6 +625,12 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 		why = "no recorder in this process";
 	else if (p->fast->nfunc == FAST_NFUNC)
 		why = "the function table is full";
+	else if (fp.bound + sizeof(struct rec_call) >
+		 rec_max_record(&p->fast->l))
+		/* Its copies would be cut at the record's room, and show
+		 * less than a stop does (-s 9999999 bounds each string of
+		 * writev's iovecs at 9999999 bytes, whatever they hold). */
+		why = "its copies may not fit in a record";
 	if (why) {
 		debug_msg(DEBUG_GENERAL, "--fast: %s stays in ptrace mode: %s",
 			  b->name, why);

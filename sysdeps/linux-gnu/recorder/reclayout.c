@@ -10,6 +10,11 @@
 #define RECORD_MAX (64ull << 10)
 #define STACK_SPAN (8ull << 20)
 
+uint64_t rec_max_record(const struct rec_layout *l)
+{
+	return l->ring / 4 < RECORD_MAX ? l->ring / 4 : RECORD_MAX;
+}
+
 static uint64_t page_up(uint64_t n)
 {
 	return (n + PAGE - 1) & ~(PAGE - 1);
@@ -54,7 +59,7 @@ void rec_shared_init(struct rec_shared *s, const struct rec_layout *l,
 	s->depth = l->depth;
 	s->data = base + l->data;
 	s->size = l->ring;
-	s->max_record = l->ring / 4 < RECORD_MAX ? l->ring / 4 : RECORD_MAX;
+	s->max_record = rec_max_record(l);
 	s->stack_span = STACK_SPAN;
 	s->options = REC_OPT_TSC;
 }

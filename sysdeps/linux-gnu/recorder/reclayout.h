@@ -38,6 +38,9 @@ int rec_layout_init(struct rec_layout *l, uint32_t nfunc, uint64_t plan_bytes,
 /* Fill S, the configuration of the region L at BASE in process PID
  * (max_record a quarter of the ring, at most 64 KiB; stack_span 8 MiB;
  * time stamps on); the counters, head and tail start at 0. */
+/* The largest record of a ring laid out as L (rec_shared.max_record): a
+ * call whose plan's bound is larger would have its copies cut. */
+uint64_t rec_max_record(const struct rec_layout *l);
 void rec_shared_init(struct rec_shared *s, const struct rec_layout *l,
 		     uint64_t base, uint64_t pid);
 
