@@ -146,12 +146,26 @@ static void clock_point(void)
 }
 
 /* The output clock at the time stamp TSC of a record. */
+/* The time of the record shown last. */
+static uint64_t last_shown;
+
+/* The output clock at the time stamp TSC of a record.  The mapping is
+ * a line through two points, so it is off by a little, which must not
+ * show as time going back or past the drain: the time is kept between
+ * the last one shown (record or stop) and the drain's. */
 static void set_time(uint64_t tsc)
 {
 	if (!use_tsc || !tsc || tsc1 <= tsc0)
 		return;
 	double ns = (double)(mono1 - mono0) / (double)(tsc1 - tsc0);
-	output_set_time(mono0 + (uint64_t)((double)(int64_t)(tsc - tsc0) * ns));
+	uint64_t t = mono0 + (uint64_t)((double)(int64_t)(tsc - tsc0) * ns);
+	uint64_t lo = last_shown > output_now() ? last_shown : output_now();
+	if (t < lo)
+		t = lo;
+	if (t > mono1)
+		t = mono1 > lo ? mono1 : lo;
+	last_shown = t;
+	output_set_time(t);
 }
 
 bool fast_init(const struct options *o)

@@ -218,8 +218,8 @@ static void on_return(struct task *t, struct breakpoint *b, struct stop *s)
 	long i = call_match(t, b->addr, arch_sp(&s->regs));
 	if (i >= 0)
 		returned(t, (size_t)i, s);
-	else
-		retbp_lift_unneeded(t, b);
+	else if (fast_on)
+		retbp_lift_unneeded(t, b); /* a recorded call's return */
 	retbp_run_displaced(t, b, &s->regs);
 }
 
@@ -334,7 +334,7 @@ static bool on_trap(struct task *t)
 	fast_learn(t, &s.regs);
 	uint64_t at = arch_ip(&s.regs) - ARCH_DECR_PC_AFTER_BREAK;
 	struct breakpoint *b = bpt_lookup(&process_mem(t->proc)->bpts, at);
-	if (b && !b->inserted && b->orig != ARCH_BREAKPOINT &&
+	if (fast_on && b && !b->inserted && b->orig != ARCH_BREAKPOINT &&
 	    tracee_trapped(t->tid)) {
 		/* It hit an int3 of ours that another thread's stop lifted
 		 * since: run what is there now. */
@@ -574,8 +574,6 @@ static void dispatch(pid_t tid, const struct tracee_event *ev)
 	if (!t->proc)
 		return;
 	mem_reset();
-	/* What the recorder holds comes before what this stop shows. */
-	fast_drain_all();
 	on_stop(t, ev);
 }
 
@@ -673,6 +671,9 @@ int backend_run(void)
 		fast_lock();
 		if (tid < 0)
 			break;
+		/* What the recorder holds happened before this stop: shown
+		 * first, with times before the stop's. */
+		fast_drain_all();
 		output_clock();
 		warm_tick();
 		dispatch(tid, &ev);
