@@ -503,18 +503,12 @@ static int setup(struct task *t, struct fastrec *f,
 	if (rec_layout_init(&f->l, FAST_NFUNC, FAST_PLAN_BYTES, FAST_NSLOT,
 			    FAST_DEPTH, FAST_RING))
 		goto err_free;
-	long args[6] = { 0,
-			 (long)f->l.size,
-			 PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS,
-			 -1,
-			 0 };
-	long ret;
-	if (tracee_inject_syscall(t, saved, SYS_mmap, args, &ret) ||
-	    (unsigned long)ret > -4096UL)
+	f->base = tracee_inject_mmap(t, saved, 0, f->l.size,
+				     PROT_READ | PROT_WRITE, 0);
+	if (!f->base)
 		goto err_free;
-	f->base = (uint64_t)ret;
-	long prot[6] = { ret, (long)f->l.rw, PROT_READ | PROT_EXEC };
+	long ret;
+	long prot[6] = { (long)f->base, (long)f->l.rw, PROT_READ | PROT_EXEC };
 	if (tracee_inject_syscall(t, saved, SYS_mprotect, prot, &ret) || ret)
 		goto err_free;
 	size_t code = f->l.rw;
@@ -856,8 +850,18 @@ void fast_unwinding(struct task *t, struct memsrc *m,
 
 /* ---- thread exit, fork, detach ---- */
 
-/* Free the shadow stack slot of thread TCB in the process at MEMFD: its
- * state and pending words zeroed, then its owner REC_SLOT_FREE. */
+/* Free the shadow stack slot at AT in the process at MEMFD: its state
+ * and pending words zeroed, then its owner REC_SLOT_FREE (not 0, which
+ * would end other threads' probes). */
+static void release_slot(int memfd, uint64_t at)
+{
+	uint64_t zero[2] = { 0, 0 }, freed = REC_SLOT_FREE;
+	(void)mem_write(memfd, at + offsetof(struct rec_shadow, state), zero,
+			sizeof(zero));
+	(void)mem_write(memfd, at, &freed, sizeof(freed));
+}
+
+/* Free every used slot but thread KEEP's. */
 static void free_slots(const struct fastrec *f, pid_t pid, int memfd,
 		       uint64_t keep)
 {
@@ -868,10 +872,7 @@ static void free_slots(const struct fastrec *f, pid_t pid, int memfd,
 		if (remote_read(pid, at, &owner, sizeof(owner)) || owner == 0 ||
 		    owner == REC_SLOT_FREE || owner == keep)
 			continue;
-		uint64_t zero[2] = { 0, 0 }, freed = REC_SLOT_FREE;
-		(void)mem_write(memfd, at + offsetof(struct rec_shadow, state),
-				zero, sizeof(zero));
-		(void)mem_write(memfd, at, &freed, sizeof(freed));
+		release_slot(memfd, at);
 	}
 }
 
@@ -879,12 +880,8 @@ static void free_slot_of(const struct fastrec *f, pid_t pid, int memfd,
 			 uint64_t tcb)
 {
 	uint64_t at = slot_of(f, pid, tcb);
-	uint64_t zero[2] = { 0, 0 }, freed = REC_SLOT_FREE;
-	if (!at)
-		return;
-	(void)mem_write(memfd, at + offsetof(struct rec_shadow, state), zero,
-			sizeof(zero));
-	(void)mem_write(memfd, at, &freed, sizeof(freed));
+	if (at)
+		release_slot(memfd, at);
 }
 
 void fast_exit(struct task *t)
@@ -976,10 +973,7 @@ static void unhook_slot(struct process *p, const struct fastrec *f, uint64_t at,
 		if (word == ret_tramp)
 			(void)mem_write(p->memfd, e.sp, &e.ret, sizeof(e.ret));
 	}
-	uint64_t zero[2] = { 0, 0 }, freed = REC_SLOT_FREE;
-	(void)mem_write(p->memfd, at + offsetof(struct rec_shadow, state), zero,
-			sizeof(zero));
-	(void)mem_write(p->memfd, at, &freed, sizeof(freed));
+	release_slot(p->memfd, at);
 }
 
 struct leaving {

@@ -567,7 +567,6 @@ static void dispatch(pid_t tid, const struct tracee_event *ev)
 		return;
 	}
 	if (tracee_ended(ev)) {
-		fast_drain_all();
 		on_exit_status(t, ev);
 		return;
 	}

@@ -87,15 +87,10 @@ static struct scratch *map_region(struct task *t, const struct arch_regs *saved,
 	uint64_t hint = find_gap(p->pid, near);
 	if (!hint)
 		return NULL;
-	long args[6] = { (long)hint,
-			 SCRATCH_SIZE,
-			 PROT_READ | PROT_EXEC,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
-			 -1,
-			 0 };
-	long ret;
-	if (tracee_inject_syscall(t, saved, SYS_mmap, args, &ret) ||
-	    (unsigned long)ret > -4096UL)
+	uint64_t ret = tracee_inject_mmap(t, saved, hint, SCRATCH_SIZE,
+					  PROT_READ | PROT_EXEC,
+					  MAP_FIXED_NOREPLACE);
+	if (!ret)
 		return NULL;
 	p->scratch =
 		xreallocarray(p->scratch, p->nscratch + 1, sizeof(*p->scratch));

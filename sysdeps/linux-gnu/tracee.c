@@ -29,7 +29,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -415,4 +417,17 @@ int tracee_inject_syscall(struct task *t, const struct arch_regs *saved,
 	if (!p->syscall_insn)
 		(void)mem_write(p->memfd, ip, orig, sizeof(orig));
 	return rc;
+}
+
+uint64_t tracee_inject_mmap(struct task *t, const struct arch_regs *saved,
+			    uint64_t hint, uint64_t size, int prot, int flags)
+{
+	long args[6] = { (long)hint, (long)size,
+			 prot,	     MAP_PRIVATE | MAP_ANONYMOUS | flags,
+			 -1,	     0 };
+	long ret;
+	if (tracee_inject_syscall(t, saved, SYS_mmap, args, &ret) ||
+	    (unsigned long)ret > -4096UL)
+		return 0;
+	return (uint64_t)ret;
 }

@@ -8,6 +8,7 @@
 #define LTRACE_TRACEE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "forward.h"
@@ -132,5 +133,10 @@ int tracee_open_memfd(pid_t pid);
  * Returns 0 and the result in *RET, or -errno (-ESRCH: T died). */
 int tracee_inject_syscall(struct task *t, const struct arch_regs *saved,
 			  long nr, const long args[6], long *ret);
+/* An anonymous private mapping of SIZE bytes with PROT, at HINT (0: the
+ * kernel's choice) and with the extra FLAGS, mapped by an injected mmap
+ * in T as tracee_inject_syscall does: its address, or 0. */
+uint64_t tracee_inject_mmap(struct task *t, const struct arch_regs *saved,
+			    uint64_t hint, uint64_t size, int prot, int flags);
 
 #endif
