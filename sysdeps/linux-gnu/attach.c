@@ -373,6 +373,15 @@ static void keep_signal(struct task *t, int sig)
 		tracee_set_pending_signal(t, sig);
 }
 
+/* Whether a trap of the CPU (SI_KERNEL) just past B is one of our
+ * int3s: B is in place, or was lifted since (by another thread's stop,
+ * or for the recorder) over bytes that are not an int3 of the program's
+ * own. */
+static bool ours_at(const struct breakpoint *b)
+{
+	return b && (b->inserted || b->orig != ARCH_BREAKPOINT);
+}
+
 /* Whether T's SIGTRAP stop is one of our int3s: an int3's trap
  * (SI_KERNEL) just past one of our breakpoints.  Anything else (the
  * program's own int3, raise, a kill) is the program's. */
@@ -382,9 +391,7 @@ static bool our_trap_stop(struct task *t)
 	if (!t->proc || !tracee_trapped(t->tid) || tracee_get_regs(t->tid, &r))
 		return false;
 	uint64_t at = arch_ip(&r) - ARCH_DECR_PC_AFTER_BREAK;
-	const struct breakpoint *b =
-		bpt_lookup(&process_mem(t->proc)->bpts, at);
-	return b && b->inserted;
+	return ours_at(bpt_lookup(&process_mem(t->proc)->bpts, at));
 }
 
 static void note_report(pid_t tid, const struct tracee_event *ev)
@@ -500,9 +507,20 @@ static bool trapped_at(struct task *t, const struct breakpoint *b)
 	return take_pending_trap(t) || b->plan.insn_len != 1;
 }
 
+/* Whether T, stopped with its IP just past B, which is no longer in
+ * place, had hit it before it was lifted: only a trap of the CPU tells,
+ * delivered or still pending. */
+static bool trapped_lifted(struct task *t, const struct breakpoint *b)
+{
+	return b->orig != ARCH_BREAKPOINT &&
+	       (tracee_trapped(t->tid) || take_pending_trap(t));
+}
+
 /* Leave the task at a valid instruction of its own code: back onto the
  * instruction under a breakpoint it has just hit, or out of a displaced
- * copy by stepping through it. */
+ * copy by stepping through it.  A trap still pending anywhere else is
+ * the program's (its own int3 just run): taken now and kept for it, or
+ * the system calls injected next would take it for theirs. */
 static void rewind_one(struct task *t, void *data)
 {
 	(void)data;
@@ -512,10 +530,12 @@ static void rewind_one(struct task *t, void *data)
 	struct process *p = process_mem(t->proc);
 	uint64_t at = arch_ip(&r) - ARCH_DECR_PC_AFTER_BREAK;
 	struct breakpoint *b = bpt_lookup(&p->bpts, at);
-	if (b && b->inserted && trapped_at(t, b)) {
+	if (b && (b->inserted ? trapped_at(t, b) : trapped_lifted(t, b))) {
 		arch_set_ip(&r, at);
 		if (tracee_set_regs(t->tid, &r))
 			return;
+	} else if (!tracee_trapped(t->tid) && take_pending_trap(t)) {
+		keep_signal(t, SIGTRAP);
 	}
 	for (int i = 0; i < 64 && scratch_contains(p, arch_ip(&r)); i++) {
 		if (tracee_step_trap(t) || tracee_get_regs(t->tid, &r))

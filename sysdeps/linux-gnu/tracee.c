@@ -353,8 +353,11 @@ int tracee_open_memfd(pid_t pid)
 }
 
 /* Resume T until it traps with its IP at WANT (just past our int3).  A
- * SIGTRAP that was already pending (an int3 of ours it hit just before it
- * was stopped) is consumed on the way.  Leaves the registers in *R. */
+ * trap elsewhere is a SIGTRAP that was pending before (taken before any
+ * instruction runs): the program's own int3, just run, since callers
+ * inject only at a stop of ours or after the detach has taken any trap
+ * of ours still pending.  It is kept for the program, as any signal
+ * met on the way.  Leaves the registers in *R. */
 static int run_to(struct task *t, uint64_t want, struct arch_regs *r)
 {
 	for (int tries = 0; tries < 4; tries++) {
@@ -367,6 +370,7 @@ static int run_to(struct task *t, uint64_t want, struct arch_regs *r)
 			return rc;
 		if (arch_ip(r) == want)
 			return 0;
+		tracee_set_pending_signal(t, SIGTRAP);
 	}
 	return -EIO;
 }
