@@ -64,6 +64,10 @@ struct frame {
 	/* Recorded by --fast's recorder: its return comes as a record,
 	 * never through a return breakpoint. */
 	bool recorded;
+	/* Recorded, but its return could not be hooked (the thread's
+	 * shadow stack was full): it wants a return breakpoint, placed at
+	 * the recorder's trap that follows (fast.c). */
+	bool unhooked;
 };
 
 struct task {

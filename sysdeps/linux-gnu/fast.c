@@ -351,7 +351,9 @@ static void show_call(struct process *p, struct fastrec *f,
 	set_time(c->tsc);
 	call_entry(t, b, &cs, c->site, arch_sp_after_return(&regs),
 		   task_prints(t));
-	t->frames[t->nframes - 1].recorded = true;
+	struct frame *fr = &t->frames[t->nframes - 1];
+	fr->unhooked = (c->h.flags & REC_CALL_NOSLOT) != 0;
+	fr->recorded = !fr->unhooked;
 	misses += rm.misses;
 }
 
@@ -727,7 +729,19 @@ static bool on_lost(struct task *t, struct arch_regs *regs, uint64_t sp)
 	return false;
 }
 
-bool fast_trap(struct task *t, struct arch_regs *regs)
+/* The calls of T recorded with no hook on their return get a return
+ * breakpoint: from here on their returns stop T as in ptrace mode.  They
+ * are the innermost (T traps after each such record). */
+static void want_returns(struct task *t, struct memsrc *m,
+			 const struct arch_regs *regs)
+{
+	for (size_t k = t->nframes; k-- > 0 && t->frames[k].unhooked;) {
+		t->frames[k].unhooked = false;
+		retbp_ensure(t, m, regs, t->frames[k].ret);
+	}
+}
+
+bool fast_trap(struct task *t, struct memsrc *m, struct arch_regs *regs)
 {
 	struct process *p = t->proc ? process_mem(t->proc) : NULL;
 	struct fastrec *f = mapped(p);
@@ -736,6 +750,7 @@ bool fast_trap(struct task *t, struct arch_regs *regs)
 	uint64_t ip = arch_ip(regs);
 	if (in_blob(f, ip, rec_blob_trap_full)) {
 		on_full(p);
+		want_returns(t, m, regs);
 		return true;
 	}
 	if (in_blob(f, ip, rec_blob_trap_sync)) {
@@ -846,6 +861,7 @@ void fast_unwinding(struct task *t, struct memsrc *m,
 		t->frames[k].recorded = false;
 		retbp_ensure(t, m, regs, t->frames[k].ret);
 	}
+	want_returns(t, m, regs);
 }
 
 /* ---- thread exit, fork, detach ---- */

@@ -57,10 +57,11 @@ void fast_clone(struct task *t, pid_t child);
 /* Show the calls recorded by every traced process so far. */
 void fast_drain_all(void);
 
-/* A SIGTRAP of T with its registers REGS: whether it came from one of
- * the recorder's int3s (handled: the caller resumes T), or from the int3
- * of a stub lifted for the recorder (T's IP put back on the stub). */
-bool fast_trap(struct task *t, struct arch_regs *regs);
+/* A SIGTRAP of T with its registers REGS (its memory through M): whether
+ * it came from one of the recorder's int3s (handled: the caller resumes
+ * T), or from the int3 of a stub lifted for the recorder (T's IP put
+ * back on the stub). */
+bool fast_trap(struct task *t, struct memsrc *m, struct arch_regs *regs);
 
 /* T stopped with registers REGS: remember which thread its TLS pointer
  * names in the records. */

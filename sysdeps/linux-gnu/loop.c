@@ -343,7 +343,7 @@ static bool on_trap(struct task *t)
 		return true;
 	}
 	if (!b || !b->inserted)
-		return fast_trap(t, &s.regs);
+		return fast_trap(t, s.cs.mem, &s.regs);
 	if (b->plan.insn_len == 1 && !tracee_trapped(t->tid))
 		return false;
 	arch_set_ip(&s.regs, at);

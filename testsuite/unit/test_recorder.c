@@ -525,8 +525,9 @@ static void check_drained(const char *what)
 	CHECK(s->unwound == seen.unwound + left,
 	      "%s: unwound %lu, tracer %lu + %lu left", what, s->unwound,
 	      seen.unwound, left);
-	/* The int3 at rec_blob_trap_full: a full ring or a drain. */
-	CHECK(s->full_traps + s->drains == seen.full_traps &&
+	/* The int3 at rec_blob_trap_full: a full ring, a drain, or a
+	 * return left unhooked. */
+	CHECK(s->full_traps + s->drains + s->unhooked == seen.full_traps &&
 	      s->syncs == seen.syncs);
 	for (int i = 0; i < seen.nthread; i++)
 		CHECK(seen.t[i].depth == 0 || !strcmp(what, "longjmp"),

@@ -420,6 +420,11 @@ uint64_t rec_enter(struct rec_frame *f)
 	end(s, &res, &r->h, rec_align(sizeof(*r) + r->used));
 	if (hooked)
 		*slot = (uint64_t)rec_return;
+	/* A return no shadow entry could hold (a recursion deeper than the
+	 * shadow stack, a thread without a slot): the tracer, at this trap,
+	 * puts a return breakpoint under it instead. */
+	if (want && !hooked)
+		rec_trap_full();
 	if (fn->flags & REC_FN_DRAIN) {
 		__atomic_fetch_add(&s->drains, 1, __ATOMIC_RELAXED);
 		rec_trap_full();

@@ -9,11 +9,6 @@
 # and shadow memory have their own sizes.
 . "$PROC/lib.sh"
 
-# With --fast a thread's shadow stack holds 512 hooked returns: the
-# calls deeper than that are recorded, their returns are not (DESIGN.md,
-# Fast mode).
-[ "$MODE" = --fast ] && skip "--fast records no return deeper than 512"
-
 n=100000
 prog=$BIN/hostile_tracee_deep
 touch never.stop
