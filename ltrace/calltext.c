@@ -118,9 +118,17 @@ static void fetch_all(struct calltext *ct, struct callsite *cs)
 {
 	const struct prototype *p = ct->p;
 
-	ct->args = xcalloc(p->nparams ? p->nparams : 1, sizeof(*ct->args));
+	/* One block: the pointers, then each argument's buffer, each at
+	 * 16 bytes as malloc would give it. */
+	size_t n = p->nparams ? p->nparams : 1;
+	size_t head = (n * sizeof(*ct->args) + 15) & ~(size_t)15, size = head;
+	for (size_t i = 0; i < p->nparams; i++)
+		size += (fetch_bufsize(p->params[i]) + 15) & ~(size_t)15;
+	ct->args = xmalloc(size);
+	unsigned char *buf = (unsigned char *)ct->args + head;
 	for (size_t i = 0; i < p->nparams; i++) {
-		ct->args[i] = xmalloc(fetch_bufsize(p->params[i]));
+		ct->args[i] = buf;
+		buf += (fetch_bufsize(p->params[i]) + 15) & ~(size_t)15;
 		fetch_arg(ct->fetch, cs, p->params[i], ct->args[i]);
 		ct->nfetched = i + 1;
 		if (p->params[i]->kind == TYPE_PACK) {
@@ -307,8 +315,6 @@ void calltext_free(struct calltext *ct)
 {
 	if (!ct)
 		return;
-	for (size_t i = 0; i < ct->nfetched; i++)
-		free(ct->args[i]);
 	free(ct->args);
 	free(ct->ret);
 	if (ct->pack)

@@ -142,12 +142,27 @@ static void snapshot_fp(struct fetch_ctx *f, struct callsite *cs)
 	f->have_fp = true;
 }
 
+/* Freed contexts kept for the next calls: one is taken and given back
+ * per traced call, and its 512 bytes of FP state need no zeroing (read
+ * only when have_fp). */
+#define FETCH_SPARE 64
+static struct fetch_ctx *spare[FETCH_SPARE];
+static size_t nspare;
+
+static struct fetch_ctx *ctx_alloc(void)
+{
+	return nspare ? spare[--nspare] : xmalloc(sizeof(struct fetch_ctx));
+}
+
 struct fetch_ctx *fetch_begin(struct callsite *cs, const struct type *ret,
 			      bool want_fp)
 {
-	struct fetch_ctx *f = xcalloc(1, sizeof(*f));
+	struct fetch_ctx *f = ctx_alloc();
 
 	memcpy(&f->regs, cs->regs, sizeof(f->regs));
+	f->have_fp = false;
+	f->ngp = 0;
+	f->nsse = 0;
 	f->stack = f->regs.rsp + 8;
 	enum cls cl[2];
 	if (ret && ret->kind == TYPE_STRUCT && !classify(ret, cl))
@@ -159,7 +174,7 @@ struct fetch_ctx *fetch_begin(struct callsite *cs, const struct type *ret,
 
 struct fetch_ctx *fetch_clone(const struct fetch_ctx *f)
 {
-	struct fetch_ctx *n = xmalloc(sizeof(*n));
+	struct fetch_ctx *n = ctx_alloc();
 
 	*n = *f;
 	return n;
@@ -167,7 +182,10 @@ struct fetch_ctx *fetch_clone(const struct fetch_ctx *f)
 
 void fetch_free(struct fetch_ctx *f)
 {
-	free(f);
+	if (f && nspare < FETCH_SPARE)
+		spare[nspare++] = f;
+	else
+		free(f);
 }
 
 /* Stack arguments take eightbyte slots; one aligned to 16 (long double,
