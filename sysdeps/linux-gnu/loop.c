@@ -659,8 +659,9 @@ int backend_run(void)
 {
 	catch_term_signals();
 	wake_tid = attach_launched_pid();
-	if (!fast_on)
-		warm_start(); /* --fast: few stops, and a CPU for the program */
+	/* With --fast too: functions left in ptrace mode still stop, and
+	 * with no stops the thread sleeps. */
+	warm_start();
 	fast_start();
 	while (task_count() > 0 && !stop_sig) {
 		output_sync();
