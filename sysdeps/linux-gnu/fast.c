@@ -4,6 +4,7 @@
  * table the tracer fills, and a copy of the ring's data read in one
  * process_vm_readv per drain. */
 #include <errno.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -1080,8 +1081,13 @@ static void *drain_loop(void *arg)
 {
 	(void)arg;
 	while (!__atomic_load_n(&drainer_stop, __ATOMIC_ACQUIRE)) {
+		/* A sleep that fast_stop's wake ends at once: the tracer's
+		 * exit waited up to a whole period for a nanosleep. */
 		struct timespec ts = { 0, FAST_PERIOD_NS };
-		nanosleep(&ts, NULL);
+		(void)syscall(SYS_futex, (int *)&drainer_stop,
+			      FUTEX_WAIT_PRIVATE, 0, &ts, NULL, 0);
+		if (__atomic_load_n(&drainer_stop, __ATOMIC_ACQUIRE))
+			break;
 		pthread_mutex_lock(&big);
 		unsigned long before = mem_syscalls();
 		fast_drain_all();
@@ -1113,6 +1119,8 @@ void fast_stop(void)
 	fast_unlock();
 	if (drainer_on) {
 		__atomic_store_n(&drainer_stop, 1, __ATOMIC_RELEASE);
+		(void)syscall(SYS_futex, (int *)&drainer_stop,
+			      FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 		pthread_join(drainer, NULL);
 		drainer_on = false;
 	}
