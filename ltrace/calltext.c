@@ -113,6 +113,11 @@ static bool needs_fp_after(const struct prototype *p, size_t from)
 	return false;
 }
 
+static size_t align16(size_t n)
+{
+	return (n + 15) & ~(size_t)15;
+}
+
 /* Fetch every parameter; a printf-style pack ends the list. */
 static void fetch_all(struct calltext *ct, struct callsite *cs)
 {
@@ -121,14 +126,14 @@ static void fetch_all(struct calltext *ct, struct callsite *cs)
 	/* One block: the pointers, then each argument's buffer, each at
 	 * 16 bytes as malloc would give it. */
 	size_t n = p->nparams ? p->nparams : 1;
-	size_t head = (n * sizeof(*ct->args) + 15) & ~(size_t)15, size = head;
+	size_t head = align16(n * sizeof(*ct->args)), size = head;
 	for (size_t i = 0; i < p->nparams; i++)
-		size += (fetch_bufsize(p->params[i]) + 15) & ~(size_t)15;
+		size += align16(fetch_bufsize(p->params[i]));
 	ct->args = xmalloc(size);
 	unsigned char *buf = (unsigned char *)ct->args + head;
 	for (size_t i = 0; i < p->nparams; i++) {
 		ct->args[i] = buf;
-		buf += (fetch_bufsize(p->params[i]) + 15) & ~(size_t)15;
+		buf += align16(fetch_bufsize(p->params[i]));
 		fetch_arg(ct->fetch, cs, p->params[i], ct->args[i]);
 		ct->nfetched = i + 1;
 		if (p->params[i]->kind == TYPE_PACK) {

@@ -373,25 +373,19 @@ static void keep_signal(struct task *t, int sig)
 		tracee_set_pending_signal(t, sig);
 }
 
-/* Whether a trap of the CPU (SI_KERNEL) just past B is one of our
- * int3s: B is in place, or was lifted since (by another thread's stop,
- * or for the recorder) over bytes that are not an int3 of the program's
- * own. */
-static bool ours_at(const struct breakpoint *b)
-{
-	return b && (b->inserted || b->orig != ARCH_BREAKPOINT);
-}
-
 /* Whether T's SIGTRAP stop is one of our int3s: an int3's trap
- * (SI_KERNEL) just past one of our breakpoints.  Anything else (the
- * program's own int3, raise, a kill) is the program's. */
+ * (SI_KERNEL) just past one of our breakpoints, in place or lifted
+ * since.  Anything else (the program's own int3, raise, a kill) is the
+ * program's. */
 static bool our_trap_stop(struct task *t)
 {
 	struct arch_regs r;
 	if (!t->proc || !tracee_trapped(t->tid) || tracee_get_regs(t->tid, &r))
 		return false;
 	uint64_t at = arch_ip(&r) - ARCH_DECR_PC_AFTER_BREAK;
-	return ours_at(bpt_lookup(&process_mem(t->proc)->bpts, at));
+	const struct breakpoint *b =
+		bpt_lookup(&process_mem(t->proc)->bpts, at);
+	return b && (b->inserted || image_lifted(b));
 }
 
 static void note_report(pid_t tid, const struct tracee_event *ev)
@@ -512,7 +506,7 @@ static bool trapped_at(struct task *t, const struct breakpoint *b)
  * delivered or still pending. */
 static bool trapped_lifted(struct task *t, const struct breakpoint *b)
 {
-	return b->orig != ARCH_BREAKPOINT &&
+	return image_lifted(b) &&
 	       (tracee_trapped(t->tid) || take_pending_trap(t));
 }
 

@@ -146,7 +146,6 @@ static void clock_point(void)
 	mono1 = mono_ns();
 }
 
-/* The output clock at the time stamp TSC of a record. */
 /* The time of the record shown last. */
 static uint64_t last_shown;
 

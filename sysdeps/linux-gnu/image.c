@@ -439,6 +439,11 @@ void image_lift(struct process *p, struct breakpoint *b)
 	b->inserted = false;
 }
 
+bool image_lifted(const struct breakpoint *b)
+{
+	return !b->inserted && b->orig != ARCH_BREAKPOINT;
+}
+
 void image_restore_bytes(const struct bpt_table *bpts, int memfd)
 {
 	struct batch bt = { NULL, 0, 0 };

@@ -41,5 +41,9 @@ bool image_stub_changed(const struct breakpoint *b, struct memsrc *m);
  * there runs as the program left it, untraced.  B stays in the table,
  * since pending calls may point to it. */
 void image_lift(struct process *p, struct breakpoint *b);
+/* Whether B is ours but no longer in place (lifted, by image_lift or
+ * for the recorder) over a byte that is not an int3 of the program's:
+ * a trap of the CPU just past it came from our int3, hit before. */
+bool image_lifted(const struct breakpoint *b);
 
 #endif

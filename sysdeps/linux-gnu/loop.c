@@ -334,8 +334,7 @@ static bool on_trap(struct task *t)
 	fast_learn(t, &s.regs);
 	uint64_t at = arch_ip(&s.regs) - ARCH_DECR_PC_AFTER_BREAK;
 	struct breakpoint *b = bpt_lookup(&process_mem(t->proc)->bpts, at);
-	if (fast_on && b && !b->inserted && b->orig != ARCH_BREAKPOINT &&
-	    tracee_trapped(t->tid)) {
+	if (fast_on && b && image_lifted(b) && tracee_trapped(t->tid)) {
 		/* It hit an int3 of ours that another thread's stop lifted
 		 * since: run what is there now. */
 		arch_set_ip(&s.regs, at);
