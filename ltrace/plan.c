@@ -40,6 +40,9 @@ struct pc {
 	size_t depth;
 	const struct type *st; /* the struct whose members eltN names */
 	struct loc st_loc;
+	/* Compiling the return plan: arguments are the entry's registers,
+	 * and the return value is known. */
+	bool at_return;
 };
 
 static int fail(struct pc *pc, const char *why)
@@ -110,6 +113,8 @@ static int word_to_reg(struct pc *pc, const struct loc *l, unsigned dst)
 	const struct plan_argloc *a = l->arg;
 	if (l->off % 8)
 		return fail(pc, "a misaligned word in an argument");
+	if (a->stack && pc->at_return)
+		return fail(pc, "an out-parameter on the stack");
 	if (a->stack && w < a->nslots)
 		return emit(pc, PLAN_ARG, dst, 0, 6 + a->slot + w);
 	if (a->stack || w >= a->nregs || a->reg[w].sse)
@@ -140,9 +145,25 @@ static int elt_count(struct pc *pc, long n, struct count *c)
 	return word_to_reg(pc, &l, c->reg);
 }
 
+/* The return value, at the return: in rax. */
+static int ret_count(struct pc *pc, struct count *c)
+{
+	const struct type *t = pc->p->ret;
+	if (!pc->at_return)
+		return fail(pc, "a length from the return value");
+	if (!type_is_integer(t) && t->kind != TYPE_POINTER)
+		return fail(pc, "a length that is not an integer");
+	if (reg_alloc(pc, &c->reg) < 0)
+		return -1;
+	c->kind = COUNT_REG;
+	return emit(pc, PLAN_ARG, c->reg, 0, PLAN_ARG_RAX);
+}
+
 /* The value of argument N (1-based). */
 static int arg_count(struct pc *pc, long n, struct count *c)
 {
+	if (n == 0)
+		return ret_count(pc, c);
 	if (n < 1 || n > pc->nlocs)
 		return fail(pc, "a length from the return value");
 	const struct type *t = pc->p->params[n - 1];
@@ -171,7 +192,7 @@ static int count_of(struct pc *pc, const struct expr *e, struct count *c)
 	case EXPR_ZERO:
 		return e->sub ? count_of(pc, e->sub, c) : 0;
 	case EXPR_RETVAL:
-		break;
+		return ret_count(pc, c);
 	}
 	return fail(pc, "a length from the return value");
 }
@@ -517,20 +538,42 @@ static int param(struct pc *pc, size_t i)
 	return ret;
 }
 
-/* Whether T, shown at the return from a register, would read memory:
+/* Whether T, shown at the return from registers, would read memory:
  * a dry run into a scratch plan. */
 static bool reads_at_return(struct pc *pc, const struct type *t)
 {
 	struct fetch_plan scratch = { .nops = 0 };
 	struct plan_argloc rax = { .nregs = 2 };
-	struct pc dry = { .l = pc->l, .p = pc->p, .plan = &scratch };
+	struct pc dry = {
+		.l = pc->l, .p = pc->p, .plan = &scratch, .at_return = true
+	};
 	struct loc l = { .arg = &rax, .local = true };
 
-	rax.reg[1].idx = 1;
+	rax.reg[0].idx = PLAN_ARG_RAX;
+	rax.reg[1].idx = PLAN_ARG_RDX;
+	return render(&dry, t, &l, NULL) < 0 || scratch.nops;
+}
+
+/* The return value's reads.  A scalar or a pointer is rax; a struct in
+ * registers may have eightbytes in SSE registers, and one in memory
+ * (MEMORY class: its copy is at rax) or a long double (st0) is read
+ * from where no record has it: those stay in ptrace mode, if their text
+ * reads memory (or is a long double at all). */
+static int retval(struct pc *pc)
+{
+	const struct type *t = pc->p->ret;
+	struct plan_argloc rax = { .nregs = 1 };
+	struct loc l = { .arg = &rax, .local = true };
+
+	rax.reg[0].idx = PLAN_ARG_RAX;
 	if (t->kind == TYPE_LDOUBLE || t->kind == TYPE_ARRAY ||
 	    (t->kind == TYPE_STRUCT && type_sizeof(t) > 16))
-		return true;
-	return render(&dry, t, &l, NULL) < 0 || scratch.nops;
+		return fail(pc, "a return value read from memory");
+	if (t->kind == TYPE_STRUCT)
+		return reads_at_return(pc, t) ?
+			       fail(pc, "a return value read from memory") :
+			       0;
+	return render(pc, t, &l, NULL);
 }
 
 /* The stack words and the SSE registers the arguments take. */
@@ -551,31 +594,50 @@ static int arg_words(struct pc *pc)
 	return sse ? emit(pc, PLAN_XMM, 0, 0, 0) : 0;
 }
 
+/* The entry plan: the parameters shown at the entry (before the split),
+ * and the stack words and xmm registers every parameter is fetched from
+ * then. */
 static int compile(struct pc *pc)
 {
 	const struct prototype *p = pc->p;
 
-	if (reads_at_return(pc, p->ret))
-		return fail(pc, "a return value read from memory");
 	if (arg_words(pc) < 0)
 		return -1;
-	for (long i = 0; i < pc->nlocs; i++) {
-		size_t before = pc->plan->nops;
+	for (long i = 0; i < pc->nlocs && (size_t)i < p->split; i++)
 		if (param(pc, (size_t)i) < 0)
 			return -1;
-		if ((size_t)i >= p->split && pc->plan->nops != before)
-			return fail(pc, "an out-parameter shown at return");
-	}
 	return 0;
 }
 
+/* The return plan: the parameters shown at the return, read through the
+ * entry's registers, and the return value. */
+static int compile_return(struct pc *pc)
+{
+	const struct prototype *p = pc->p;
+
+	pc->at_return = true;
+	pc->used_regs = 0;
+	for (long i = (long)p->split; i < pc->nlocs; i++)
+		if (param(pc, (size_t)i) < 0)
+			return -1;
+	return retval(pc);
+}
+
+static void plan_end(struct fetch_plan *plan)
+{
+	plan->ops[plan->nops++] = (struct plan_op){ .op = PLAN_END };
+	plan->bound = plan_bound(plan->ops);
+}
+
 int plan_compile(const struct prototype *p, const struct lens_limits *l,
-		 struct fetch_plan *plan, const char **why)
+		 struct fetch_plan *plan, struct fetch_plan *rplan,
+		 const char **why)
 {
 	struct pc pc = { .l = l, .p = p, .plan = plan };
 	int r = 0;
 
 	memset(plan, 0, sizeof(*plan));
+	memset(rplan, 0, sizeof(*rplan));
 	if (p) {
 		pc.locs =
 			xcalloc(p->nparams ? p->nparams : 1, sizeof(*pc.locs));
@@ -583,10 +645,13 @@ int plan_compile(const struct prototype *p, const struct lens_limits *l,
 		r = pc.nlocs < 0 ? fail(&pc, "an argument the ABI code cannot "
 					     "place") :
 				   compile(&pc);
+		pc.plan = rplan;
+		if (!r)
+			r = compile_return(&pc);
 		free(pc.locs);
 	}
-	plan->ops[plan->nops++] = (struct plan_op){ .op = PLAN_END };
-	plan->bound = plan_bound(plan->ops);
+	plan_end(plan);
+	plan_end(rplan);
 	*why = r < 0 ? pc.why : NULL;
 	return r < 0 ? -1 : 0;
 }

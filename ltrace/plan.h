@@ -1,14 +1,15 @@
-/* The fetch plan compiler: from a prototype to the plan (recorder/plan.h)
- * that the --fast recorder runs at each call's entry, so that formatting
- * the record later reads, through recmem.h, every byte the lenses would
- * have read at a ptrace entry stop (DESIGN.md, "Fetch plans").
+/* The fetch plan compiler: from a prototype to the plans (recorder/plan.h)
+ * that the --fast recorder runs at each call's entry and at its return,
+ * so that formatting the records later reads, through recmem.h, every
+ * byte the lenses would have read at a ptrace entry or return stop
+ * (DESIGN.md, "Fetch plans").
  *
  * What the compiler cannot express, it refuses, and the function is
- * traced with breakpoints: callbacks and printf-style packs,
- * out-parameters and return values read from memory (the record is taken
- * at entry), structs whose layout depends on their contents, lengths
- * from the return value, and whatever would take more instructions or
- * registers than a plan has. */
+ * traced with breakpoints: callbacks and printf-style packs, return
+ * values read from memory that no record holds (structs returned in
+ * memory or holding pointers, long doubles), out-parameters passed on
+ * the stack, structs whose layout depends on their contents, and
+ * whatever would take more instructions or registers than a plan has. */
 #ifndef LTRACE_PLAN_H
 #define LTRACE_PLAN_H
 
@@ -26,10 +27,13 @@ struct fetch_plan {
 };
 
 /* Compile prototype P (NULL: the default prototype of functions without
- * one) for the limits L (-s, -A) into *PLAN.  Returns 0, or -1 with *WHY
+ * one) for the limits L (-s, -A) into the entry plan *PLAN and the return
+ * plan *RPLAN (the parameters after the split and the return value; just
+ * PLAN_END when the return reads no memory).  Returns 0, or -1 with *WHY
  * set to a static reason when P cannot be expressed. */
 int plan_compile(const struct prototype *p, const struct lens_limits *l,
-		 struct fetch_plan *plan, const char **why);
+		 struct fetch_plan *plan, struct fetch_plan *rplan,
+		 const char **why);
 
 /* The architecture's hook (sysdeps/linux-gnu/ARCH/planarch.c): where the
  * calling convention puts each argument at entry, as the fetch code

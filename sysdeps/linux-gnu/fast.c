@@ -382,13 +382,15 @@ static void show_return(struct process *p, struct fastrec *f,
 	}
 	struct arch_regs regs;
 	struct recmem rm;
+	size_t used = r->used <= r->h.size - sizeof(*r) ? r->used : 0;
 	recregs_return(&regs, r);
-	recmem_init(&rm, NULL, 0);
+	recmem_init(&rm, r + 1, used);
 	recregs_xmm(&rec_fp, r->xmm0, sizeof(r->xmm0));
 	rec_fp_ok = true;
 	struct callsite cs = { &rm.mem, &regs.r, record_fpregs, false, 0, 0 };
 	set_time(r->tsc);
 	(void)call_return(t, (size_t)i, &cs, task_prints(t));
+	misses += rm.misses;
 }
 
 static void show_record(struct process *p, struct fastrec *f,
@@ -402,15 +404,30 @@ static void show_record(struct process *p, struct fastrec *f,
 
 /* ---- draining ---- */
 
+/* A ring no longer read (a malformed record, a corrupt head): its room
+ * is given back unread, so that the program's writers never wait on a
+ * full ring for good.  Returns the bytes dropped. */
+static uint64_t drop_all(struct process *p, struct fastrec *f, uint64_t head)
+{
+	if (head - f->tail > f->l.ring || head == f->tail)
+		return 0;
+	uint64_t n = head - f->tail;
+	f->tail = head;
+	(void)mem_write(p->memfd, SHARED_FIELD(f, tail), &head, sizeof(head));
+	return n;
+}
+
 /* Show P's committed records and give their room back.  Returns the
  * bytes consumed. */
 static uint64_t drain(struct process *p)
 {
 	struct fastrec *f = mapped(p);
 	uint64_t head;
-	if (!f || f->broken ||
+	if (!f ||
 	    remote_read(p->pid, SHARED_FIELD(f, head), &head, sizeof(head)))
 		return 0;
+	if (f->broken)
+		return drop_all(p, f, head);
 	uint64_t size = f->l.ring, tail = f->tail;
 	f->uncommitted = false;
 	f->head = head;
@@ -438,18 +455,16 @@ static uint64_t drain(struct process *p)
 	uint64_t pos = tail;
 	while (pos < head) {
 		const struct rec_hdr *h;
-		int rc = rec_record_at(ring_copy, size, pos, &h);
+		int rc = rec_record_at(ring_copy, size, pos, head - pos, &h);
 		if (rc < 0) {
 			error_msg("--fast: process %d: a malformed record; "
 				  "its calls are no longer shown",
 				  (int)p->pid);
 			f->broken = true;
 		}
-		/* A record that ends past the head as read was reserved
-		 * after that read, over room a call gave back (give_back
-		 * moves the head back): its header is in the copy, not all
-		 * of its body.  The next drain has it. */
-		if (rc <= 0 || h->size > head - pos)
+		/* rc 0: not committed, or reserved after the head was read
+		 * (over room a call gave back): the next drain has it. */
+		if (rc <= 0)
 			break;
 		show_record(p, f, h);
 		records++;
@@ -587,14 +602,20 @@ static bool bound_yet(struct process *p, const struct breakpoint *b,
 	return false;
 }
 
-/* Fill function entry I for B: its plan, then its table entry. */
+/* Fill function entry I for B: its plans (the entry's, then the
+ * return's unless it copies nothing), then its table entry. */
 static int fill_function(struct process *p, struct fastrec *f, uint32_t i,
 			 const struct breakpoint *b,
-			 const struct fetch_plan *fp, uint64_t target)
+			 const struct fetch_plan *fp,
+			 const struct fetch_plan *rp, uint64_t target)
 {
-	uint64_t bytes = fp->nops * sizeof(struct plan_op);
-	if (f->plans_used + bytes > FAST_PLAN_BYTES || fp->bound > UINT32_MAX)
+	struct plan_op ops[2 * PLAN_MAX_OPS];
+	size_t n = fp->nops, rn = rp->bound ? rp->nops : 0;
+	if (f->plans_used + (n + rn) * sizeof(*ops) > FAST_PLAN_BYTES ||
+	    fp->bound > UINT32_MAX || rp->bound > UINT32_MAX)
 		return -ENOSPC;
+	memcpy(ops, fp->ops, n * sizeof(*ops));
+	memcpy(ops + n, rp->ops, rn * sizeof(*ops));
 	uint64_t plan = f->base + f->l.plans + f->plans_used;
 	struct rec_func fn = {
 		.target = target,
@@ -602,8 +623,11 @@ static int fill_function(struct process *p, struct fastrec *f, uint32_t i,
 		.bound = (uint32_t)fp->bound,
 		.flags = REC_FN_RETURNS |
 			 (replaces_image(b->name) ? REC_FN_DRAIN : 0),
+		.rplan = rn ? plan + n * sizeof(*ops) : 0,
+		.rbound = (uint32_t)rp->bound,
 	};
-	int rc = mem_write(p->memfd, plan, fp->ops, bytes);
+	uint64_t bytes = (n + rn) * sizeof(*ops);
+	int rc = mem_write(p->memfd, plan, ops, bytes);
 	if (!rc)
 		rc = mem_write(p->memfd, f->base + f->l.ftab + i * sizeof(fn),
 			       &fn, sizeof(fn));
@@ -621,7 +645,7 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 		return false;
 	if (!bound_yet(p, b, target))
 		return false; /* lazy binding: the next call will tell */
-	struct fetch_plan fp;
+	struct fetch_plan fp, rp;
 	const char *why = NULL;
 	struct slot_use u = { b->got, false };
 	bpt_foreach(&p->bpts, find_site, &u);
@@ -629,14 +653,16 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 		why = "it returns twice";
 	else if (u.used)
 		why = "call sites use its GOT slot";
-	else if (plan_compile(b->proto, &limits, &fp, &why) < 0)
+	else if (plan_compile(b->proto, &limits, &fp, &rp, &why) < 0)
 		;
 	else if (!mapped(p) && (rec_of(p)->failed || setup(t, p->fast, regs)))
 		why = "no recorder in this process";
 	else if (p->fast->nfunc == FAST_NFUNC)
 		why = "the function table is full";
 	else if (fp.bound + sizeof(struct rec_call) >
-		 rec_max_record(&p->fast->l))
+			 rec_max_record(&p->fast->l) ||
+		 rp.bound + sizeof(struct rec_return) >
+			 rec_max_record(&p->fast->l))
 		/* Its copies would be cut at the record's room, and show
 		 * less than a stop does (-s 9999999 bounds each string of
 		 * writev's iovecs at 9999999 bytes, whatever they hold). */
@@ -650,7 +676,7 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 	struct fastrec *f = p->fast;
 	uint32_t i = f->nfunc;
 	uint64_t tramp = f->base + f->l.tramp + (uint64_t)i * REC_TRAMP_SIZE;
-	if (fill_function(p, f, i, b, &fp, target) ||
+	if (fill_function(p, f, i, b, &fp, &rp, target) ||
 	    mem_write(p->memfd, b->got, &tramp, sizeof(tramp))) {
 		b->fast_refused = true;
 		return false;

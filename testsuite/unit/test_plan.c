@@ -143,7 +143,7 @@ static void shape_call(void)
 /* The text of the entry of P at a "ptrace stop" over the memory. */
 static char *text_direct(const struct lens_limits *l, const struct prototype *p)
 {
-	struct callsite cs = { &fake_mem, &regs, get_fp, true, 0 };
+	struct callsite cs = { &fake_mem, &regs, get_fp, true, 0, 0 };
 	struct strbuf sb;
 
 	strbuf_init(&sb);
@@ -164,7 +164,7 @@ static const void *rec_fpregs(struct callsite *cs)
 /* Run PLAN as the recorder would, into a record of its bound. */
 static void *record(const struct fetch_plan *plan, uint64_t *size)
 {
-	uint64_t args[6] = { regs.rdi, regs.rsi, regs.rdx,
+	uint64_t args[8] = { regs.rdi, regs.rsi, regs.rdx,
 			     regs.rcx, regs.r8,	 regs.r9 };
 	void *out = aligned_alloc(8, (plan->bound + 7) / 8 * 8 + 8);
 
@@ -189,7 +189,7 @@ static char *text_recorded(const struct lens_limits *l,
 	r.rdi = regs.rdi, r.rsi = regs.rsi, r.rdx = regs.rdx;
 	r.rcx = regs.rcx, r.r8 = regs.r8, r.r9 = regs.r9, r.rsp = regs.rsp;
 	recmem_init(&rm, rec, size);
-	struct callsite cs = { &rm.mem, &r, rec_fpregs, true, 0 };
+	struct callsite cs = { &rm.mem, &r, rec_fpregs, true, 0, 0 };
 	strbuf_init(&sb);
 	calltext_free(calltext_entry(l, p, &cs, &sb));
 	*misses = rm.misses;
@@ -197,11 +197,103 @@ static char *text_recorded(const struct lens_limits *l,
 	return sb.s ? sb.s : strdup("");
 }
 
+/* The registers and xmm0 at the return (the record holds no more). */
+static struct user_regs_struct rregs;
+static struct user_fpregs_struct ret_fp;
+
+static const void *get_ret_fp(struct callsite *cs)
+{
+	(void)cs;
+	return &ret_fp;
+}
+
+/* Run the return plan RPLAN as the recorder would at the return, with
+ * the entry's argument registers and the return value's. */
+static void *record_return(const struct fetch_plan *rplan, uint64_t *size)
+{
+	uint64_t args[8] = { regs.rdi, regs.rsi, regs.rdx,  regs.rcx,
+			     regs.r8,  regs.r9,	 rregs.rax, rregs.rdx };
+	void *out = aligned_alloc(8, (rplan->bound + 7) / 8 * 8 + 8);
+
+	*size = plan_run(rplan->ops, args, regs.rsp, NULL, out, rplan->bound,
+			 fake_copy, NULL);
+	return out;
+}
+
+/* ENTRY's text, then MORE and RET of the return: one line. */
+static char *whole(const struct strbuf *entry, const struct strbuf *more,
+		   const struct strbuf *ret)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	strbuf_addstr(&sb, entry->s ? entry->s : "");
+	strbuf_addstr(&sb, " |");
+	strbuf_addstr(&sb, more->s ? more->s : "");
+	strbuf_addstr(&sb, "| = ");
+	strbuf_addstr(&sb, ret->s ? ret->s : "");
+	return sb.s;
+}
+
+/* A whole call of P, entry and return, both ways: *DIRECT at "ptrace
+ * stops" over the memory, *RECORDED from the records the plans make at
+ * the entry and at the return.  Between the two, the call returns
+ * random registers and, when it WRITES, changes the memory. */
+static void call_both_ways(const struct lens_limits *l,
+			   const struct prototype *p,
+			   const struct fetch_plan *plan,
+			   const struct fetch_plan *rplan, bool writes,
+			   char **direct, char **recorded,
+			   unsigned long *misses)
+{
+	struct strbuf e1, m1, r1, e2, m2, r2;
+	uint64_t size, rsize;
+
+	strbuf_init(&e1), strbuf_init(&m1), strbuf_init(&r1);
+	strbuf_init(&e2), strbuf_init(&m2), strbuf_init(&r2);
+	void *rec = record(plan, &size);
+	struct callsite cs = { &fake_mem, &regs, get_fp, true, 0, 0 };
+	struct calltext *ct = calltext_entry(l, p, &cs, &e1);
+	if (writes)
+		shape_memory();
+	memset(&rregs, 0, sizeof(rregs));
+	rregs.rax = some_word();
+	rregs.rdx = some_word();
+	rregs.rsp = regs.rsp + 8;
+	memset(&ret_fp, 0, sizeof(ret_fp));
+	double d = (rand() % 2000 - 1000) / 4.0;
+	memcpy(&ret_fp.xmm_space[0], &d, 8);
+	void *rrec = record_return(rplan, &rsize);
+	struct callsite rcs = { &fake_mem, &rregs, get_ret_fp, false, 0, 0 };
+	calltext_return(ct, &rcs, &m1, &r1);
+	*direct = whole(&e1, &m1, &r1);
+
+	struct recmem rm, rrm;
+	struct user_regs_struct r, rr;
+	memset(&r, 0x5c, sizeof(r)); /* what the record does not hold */
+	r.rdi = regs.rdi, r.rsi = regs.rsi, r.rdx = regs.rdx;
+	r.rcx = regs.rcx, r.r8 = regs.r8, r.r9 = regs.r9, r.rsp = regs.rsp;
+	recmem_init(&rm, rec, size);
+	struct callsite cs2 = { &rm.mem, &r, rec_fpregs, true, 0, 0 };
+	ct = calltext_entry(l, p, &cs2, &e2);
+	memset(&rr, 0, sizeof(rr));
+	rr.rax = rregs.rax, rr.rdx = rregs.rdx, rr.rsp = rregs.rsp;
+	recmem_init(&rrm, rrec, rsize);
+	struct callsite rcs2 = { &rrm.mem, &rr, get_ret_fp, false, 0, 0 };
+	calltext_return(ct, &rcs2, &m2, &r2);
+	*recorded = whole(&e2, &m2, &r2);
+	*misses = rm.misses + rrm.misses;
+	free(rec);
+	free(rrec);
+	strbuf_destroy(&e1), strbuf_destroy(&m1), strbuf_destroy(&r1);
+	strbuf_destroy(&e2), strbuf_destroy(&m2), strbuf_destroy(&r2);
+}
+
 static const struct lens_limits limits[] = {
 	{ 32, 4 }, { 3, 1 }, { 0, 0 }, { 100, 6 }, { 9, 2 },
 };
 
-static unsigned compared, nonempty, cut;
+static unsigned compared, nonempty, cut, rplans;
 
 /* NAME formatted both ways, TRIALS random calls per limits. */
 static void same_both_ways_at(const struct protolib *pl, const char *name,
@@ -211,19 +303,22 @@ static void same_both_ways_at(const struct protolib *pl, const char *name,
 
 	CHECK(p != NULL, "%s", name);
 	for (size_t li = 0; p && li < nlimits; li++) {
-		struct fetch_plan plan;
+		struct fetch_plan plan, rplan;
 		const char *why;
-		if (plan_compile(p, &limits[li], &plan, &why) < 0) {
+		if (plan_compile(p, &limits[li], &plan, &rplan, &why) < 0) {
 			FAIL("%s -s %zu -A %zu: refused: %s", name,
 			     limits[li].strlen, limits[li].arraylen, why);
 			return;
 		}
-		CHECK(plan.bound != PLAN_UNBOUNDED);
+		CHECK(plan.bound != PLAN_UNBOUNDED &&
+		      rplan.bound != PLAN_UNBOUNDED);
+		rplans += rplan.bound > 0;
 		for (int t = 0; t < trials; t++) {
 			unsigned long misses;
+			char *a, *b;
 			shape_call();
-			char *a = text_direct(&limits[li], p);
-			char *b = text_recorded(&limits[li], p, &plan, &misses);
+			call_both_ways(&limits[li], p, &plan, &rplan, t % 2, &a,
+				       &b, &misses);
 			if (!check_str(__FILE__, __LINE__, name, b, a) ||
 			    misses)
 				FAIL("%s -s %zu -A %zu: %lu misses [%s]", name,
@@ -248,13 +343,13 @@ static void refused_at(const struct protolib *pl, const char *name,
 		       const char *want_why, const struct lens_limits *l)
 {
 	const struct prototype *p = protolib_lookup(pl, name);
-	struct fetch_plan plan;
+	struct fetch_plan plan, rplan;
 	const char *why = NULL;
 
 	CHECK(p != NULL, "%s", name);
 	if (!p)
 		return;
-	CHECK(plan_compile(p, l, &plan, &why) < 0, "%s", name);
+	CHECK(plan_compile(p, l, &plan, &rplan, &why) < 0, "%s", name);
 	CHECK(why && strstr(why, want_why), "%s: [%s] want [%s]", name,
 	      why ? why : "(null)", want_why);
 }
@@ -304,26 +399,35 @@ static const char conf[] =
 	"struct(array(string, 2)));\n"
 	"int g_ps(string(array(char, arg2))*, long, "
 	"string(array(ushort, zero))*, array(pt, zero(arg2))*);\n"
-	/* refused */
-	"int printf(format);\n"
+	/* shown at the return */
 	"int g_out(int, +string);\n"
 	"string g_rs(int);\n"
-	"int g_dyn(struct(ulong, array(int, elt1), int)*);\n"
+	"int g_rn(string[retval]);\n"
 	"long g_rl(+string[retval]);\n"
+	"long g_rl2(ulong, +array(int, retval)*, +string(array(char, arg1))*);\n"
+	"pt* g_rpt(+pt*, string);\n"
+	"struct(long, double) g_rsd(+array(string, 2)*);\n"
+	/* refused */
+	"int printf(format);\n"
+	"int g_dyn(struct(ulong, array(int, elt1), int)*);\n"
 	"ldouble g_ld(double);\n"
-	"struct(long, long, long) g_big(long);\n";
+	"struct(long, long, long) g_big(long);\n"
+	"struct(string, long) g_sr(long);\n"
+	"int g_os(long, long, long, long, long, long, +string);\n";
 
 static const char *const mine[] = {
 	"f_str", "f_arr",   "f_pt",   "ll",	  "scale",    "many",
 	"f_sp",	 "g_sa",    "g_sarr", "g_in",	  "g_pp",     "g_wide",
 	"g_bvp", "g_ip",    "g_iov",  "g_dirent", "g_hexarr", "g_en",
-	"g_n",	 "g_split", "g_zs",   "g_sv",	  "g_ps",
+	"g_n",	 "g_split", "g_zs",   "g_sv",	  "g_ps",     "g_out",
+	"g_rs",	 "g_rl",    "g_rl2",  "g_rpt",	  "g_rsd",    "g_rn",
 };
 
 static const char *const libc[] = {
-	"strlen", "memcpy", "write",  "writev", "fopen",       "strncpy",
-	"setenv", "strcpy", "memset", "qsort",	"getaddrinfo", "puts",
-	"strcmp", "open",   "fwrite", "sendto",
+	"strlen", "memcpy", "write",  "writev",	 "fopen",	"strncpy",
+	"setenv", "strcpy", "memset", "qsort",	 "getaddrinfo", "puts",
+	"strcmp", "open",   "fwrite", "sendto",	 "pread64",	"read",
+	"getenv", "strchr", "stat",   "readdir", "statx",	"fgets",
 };
 
 static void test_mine(const struct protolib *pl)
@@ -337,12 +441,11 @@ static void test_mine(const struct protolib *pl)
 static void test_refused(const struct protolib *pl)
 {
 	refused(pl, "printf", "printf-style");
-	refused(pl, "g_out", "out-parameter");
-	refused(pl, "g_rs", "return value");
 	refused(pl, "g_dyn", "variable-length");
-	refused(pl, "g_rl", "out-parameter");
 	refused(pl, "g_ld", "return value");
 	refused(pl, "g_big", "return value");
+	refused(pl, "g_sr", "return value");
+	refused(pl, "g_os", "on the stack");
 	/* unrolled -A deep: more than a plan holds */
 	refused_at(pl, "g_tree", "more", &wide);
 	refused_at(pl, "g_iov", "more", &wide);
@@ -360,11 +463,6 @@ static void test_libc(void)
 	}
 	for (size_t i = 0; i < sizeof(libc) / sizeof(*libc); i++)
 		same_both_ways(pl, libc[i], 150);
-	refused(pl, "pread64", "out-parameter");
-	refused(pl, "read", "out-parameter");
-	refused(pl, "getenv", "return value");
-	refused(pl, "strchr", "return value");
-	refused(pl, "stat", "out-parameter");
 	refused(pl, "printf", "printf-style");
 	protolib_free(pl);
 }
@@ -374,12 +472,12 @@ static void test_libc(void)
 static void test_detects(const struct protolib *pl)
 {
 	const struct prototype *p = protolib_lookup(pl, "f_str");
-	struct fetch_plan plan;
+	struct fetch_plan plan, rplan;
 	const char *why;
 	unsigned long misses = 0;
 	unsigned bad = 0;
 
-	CHECK(plan_compile(p, &limits[0], &plan, &why) == 0);
+	CHECK(plan_compile(p, &limits[0], &plan, &rplan, &why) == 0);
 	CHECK(plan.nops == 3 && plan.ops[1].op == PLAN_CSTR &&
 	      plan.ops[1].a == 33);
 	plan.ops[1].a = 5; /* a C string cut short of -s + 1 */
@@ -394,6 +492,25 @@ static void test_detects(const struct protolib *pl)
 		free(b);
 	}
 	CHECK(bad > 10, "%u", bad);
+	/* and a return plan that copies too little */
+	p = protolib_lookup(pl, "g_rs");
+	CHECK(plan_compile(p, &limits[0], &plan, &rplan, &why) == 0);
+	CHECK(rplan.nops == 3 && rplan.ops[0].op == PLAN_ARG &&
+	      rplan.ops[0].a == PLAN_ARG_RAX && rplan.ops[1].op == PLAN_CSTR);
+	rplan.ops[1].a = 5;
+	rplan.bound = plan_bound(rplan.ops);
+	bad = 0;
+	for (int t = 0; t < 200; t++) {
+		char *a, *b;
+		shape_call();
+		call_both_ways(&limits[0], p, &plan, &rplan, t % 2, &a, &b,
+			       &misses);
+		bad += misses > 0;
+		CHECK(strcmp(a, b) == 0 || misses > 0);
+		free(a);
+		free(b);
+	}
+	CHECK(bad > 10, "%u", bad);
 }
 
 /* Hand-made calls, with the text expected, so that the comparison above
@@ -401,7 +518,7 @@ static void test_detects(const struct protolib *pl)
 static void test_known(const struct protolib *pl)
 {
 	const struct prototype *p = protolib_lookup(pl, "g_iov");
-	struct fetch_plan plan;
+	struct fetch_plan plan, rplan;
 	const char *why;
 	unsigned long misses;
 	uint64_t iov[4] = { BASE + 64, 5, HOLE - 2, 6 };
@@ -415,7 +532,8 @@ static void test_known(const struct protolib *pl)
 	regs.rsi = BASE + 128;
 	regs.rdx = 0xffffffff00000002ULL;
 	regs.rsp = STACK;
-	CHECK(plan_compile(p, &limits[0], &plan, &why) == 0);
+	CHECK(plan_compile(p, &limits[0], &plan, &rplan, &why) == 0 &&
+	      rplan.nops == 1);
 	char *a = text_direct(&limits[0], p);
 	char *b = text_recorded(&limits[0], p, &plan, &misses);
 	CHECK_STR(a, "1, [ { \"hello\", 5 }, { \"ab\", 6 } ], 2");
@@ -479,12 +597,12 @@ static void test_recmem(void)
 /* Functions without a prototype: four integers, nothing to copy. */
 static void test_default_proto(void)
 {
-	struct fetch_plan plan;
+	struct fetch_plan plan, rplan;
 	const char *why;
 	unsigned long misses;
 
-	CHECK(plan_compile(NULL, &limits[0], &plan, &why) == 0);
-	CHECK(plan.nops == 1 && plan.bound == 0);
+	CHECK(plan_compile(NULL, &limits[0], &plan, &rplan, &why) == 0);
+	CHECK(plan.nops == 1 && plan.bound == 0 && rplan.nops == 1);
 	shape_call();
 	char *a = text_direct(&limits[0], NULL);
 	char *b = text_recorded(&limits[0], NULL, &plan, &misses);
@@ -513,6 +631,7 @@ int main(void)
 	/* most calls showed a string or a struct, not only numbers */
 	CHECK(nonempty > compared / 3, "%u of %u", nonempty, compared);
 	CHECK(cut > compared / 20, "%u of %u", cut, compared);
+	CHECK(rplans >= 40, "%u return plans", rplans);
 	printf("%u calls compared, %u with a string or a struct, %u cut by "
 	       "-s or -A\n",
 	       compared, nonempty, cut);

@@ -35,7 +35,7 @@ static uint64_t fake_copy(void *ctx, uint64_t addr, void *dst, uint64_t len)
 	return n;
 }
 
-static uint64_t args[6];
+static uint64_t args[8];
 static uint64_t outbuf[2048];
 
 static struct plan_op op(uint8_t code, uint8_t dst, uint8_t src, uint32_t a)
@@ -167,6 +167,27 @@ static void test_stack_load(void)
 	CHECK(off == used);
 }
 
+/* A return plan's slots of the return value: args[6] and args[7]. */
+static void test_retval(void)
+{
+	put(BASE + 400, "ret\0", 4);
+	memset(args, 0, sizeof(args));
+	args[6] = BASE + 400;
+	args[7] = 3;
+	struct plan_op plan[] = { op(PLAN_ARG, 0, 0, PLAN_ARG_RAX),
+				  op(PLAN_ARG, 1, 0, PLAN_ARG_RDX),
+				  op(PLAN_CSTR, 0, 0, 64),
+				  op(PLAN_MEM, 0, 0, 64),
+				  op(PLAN_END, 0, 0, 0) };
+	plan[3].len = 1;
+	uint64_t used = run(plan, NULL, sizeof(outbuf));
+	uint64_t off = 0;
+	CHUNK(chunk_at(&off), BASE + 400, 4, 4);
+	CHUNK(chunk_at(&off), BASE + 400, 3, 3);
+	CHECK(off == used);
+	args[6] = args[7] = 0;
+}
+
 static void test_xmm(void)
 {
 	unsigned char x[128];
@@ -281,6 +302,7 @@ int main(void)
 	test_strings();
 	test_mem();
 	test_stack_load();
+	test_retval();
 	test_xmm();
 	test_room();
 	test_hostile();

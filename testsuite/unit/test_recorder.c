@@ -55,6 +55,8 @@ enum func {
 	F_DRAINED,
 	F_LOSE,
 	F_RECURSE,
+	F_FILL,
+	F_TAILFILL,
 	NFUNC,
 };
 
@@ -108,7 +110,7 @@ static void rec_reset(struct recmap *m, uint64_t size)
 /* Map the blob as the tracer will (reclayout.h). */
 static int rec_map(struct recmap *m)
 {
-	if (rec_layout_init(&m->l, NFUNC, NFUNC * 8 * sizeof(struct plan_op),
+	if (rec_layout_init(&m->l, NFUNC, NFUNC * 16 * sizeof(struct plan_op),
 			    NSLOT, DEPTH, RING_MAX))
 		return -1;
 	m->base = mmap(NULL, m->l.size, PROT_READ | PROT_WRITE,
@@ -141,6 +143,8 @@ static void rec_func(struct recmap *m, int i, void *target, uint32_t flags)
 	m->ftab[i].target = (uint64_t)target;
 	m->ftab[i].plan = 0;
 	m->ftab[i].bound = 0;
+	m->ftab[i].rplan = 0;
+	m->ftab[i].rbound = 0;
 	m->ftab[i].flags = flags;
 	got[i] = m->base + m->l.tramp + i * REC_TRAMP_SIZE;
 }
@@ -155,7 +159,33 @@ static void rec_plan(struct recmap *m, int i, const struct plan_op *plan,
 	m->ftab[i].bound = (uint32_t)plan_bound(p);
 }
 
+/* Function I runs PLAN at its hooked returns (at most 8 instructions,
+ * after the entry plan's 8). */
+static void rec_rplan(struct recmap *m, int i, const struct plan_op *plan,
+		      size_t n)
+{
+	struct plan_op *p = m->plans + 8 * NFUNC + 8 * i;
+	memcpy(p, plan, n * sizeof(*plan));
+	m->ftab[i].rplan = (uint64_t)p;
+	m->ftab[i].rbound = (uint32_t)plan_bound(p);
+}
+
 /* The functions called through the GOT. */
+
+/* N 'x's and a NUL into BUF; returns BUF + 1. */
+__attribute__((noinline)) static char *fill(char *buf, long n)
+{
+	for (long i = 0; i < n; i++)
+		buf[i] = 'x';
+	buf[n] = 0;
+	return buf + 1;
+}
+
+/* Its call of fill is a tail call. */
+__attribute__((noinline)) static char *tailfill(char *buf, long n)
+{
+	return ((char *(*)(char *, long))got[F_FILL])(buf, n);
+}
 
 __attribute__((noinline)) static long add8(long a, long b, long c, long d,
 					   long e, long f, long g, long h)
@@ -317,9 +347,31 @@ static uint64_t check_call(const struct rec_call *r)
 	case F_TAILER:
 		return strlen((const char *)g[REC_RDI]);
 	case F_WIDE:
+	case F_FILL:
+	case F_TAILFILL:
 		return g[REC_RDI];
 	}
 	return 0;
+}
+
+/* The chunks of fill's return plan: the string its buffer holds at the
+ * return (before the call, it held something else), then the one at
+ * the pointer returned. */
+static void check_fill_chunks(const struct rec_return *r, uint64_t buf)
+{
+	const struct plan_chunk *c = (const void *)(r + 1);
+	size_t n = c->len;
+	CHECK(r->h.size == rec_align(sizeof(*r) + r->used));
+	CHECK(r->rax == buf + 1 && c->addr == buf && n >= 1 && c->wanted == n &&
+	      r->used == plan_chunk_size(n) + plan_chunk_size(n - 1));
+	const char *b = (const char *)(c + 1);
+	for (size_t i = 0; i + 1 < n; i++)
+		CHECK(b[i] == 'x', "byte %zu of %zu: %#x", i, n, b[i]);
+	CHECK(b[n - 1] == 0);
+	const struct plan_chunk *c2 =
+		(const void *)((const char *)c + plan_chunk_size(n));
+	CHECK(c2->addr == buf + 1 && c2->len == n - 1 &&
+	      !memcmp(c2 + 1, b + 1, n - 1));
 }
 
 static void check_return(const struct rec_return *r, const struct pending *p)
@@ -346,7 +398,12 @@ static void check_return(const struct rec_return *r, const struct pending *p)
 		/* probe saw the return trampoline as its return address. */
 		CHECK(r->rax == (uint64_t)cur->blob + rec_blob_return);
 		break;
+	case F_FILL:
+		check_fill_chunks(r, p->expect);
+		break;
 	}
+	if (p->func != F_FILL)
+		CHECK(r->used == 0 && r->h.size == sizeof(*r));
 	CHECK(r->func == p->func && r->site == p->site && r->sp == p->sp + 8);
 }
 
@@ -384,6 +441,14 @@ static void on_call(uint64_t pos, const struct rec_call *r)
 	log_record(REC_CALL, r->func);
 	struct thread_model *m = model_of(r->thread);
 	uint64_t expect = check_call(r);
+	/* A tail call of a function with a return plan: the return of the
+	 * hooked call on top is this one's now. */
+	if ((r->h.flags & REC_CALL_TAIL) && cur->ftab[r->func].rplan &&
+	    m->depth && m->p[m->depth - 1].sp == r->sp) {
+		m->p[m->depth - 1].pos = pos;
+		m->p[m->depth - 1].func = r->func;
+		m->p[m->depth - 1].expect = expect;
+	}
 	if (!(r->h.flags & REC_CALL_HOOKED))
 		return;
 	CHECK(m->depth < MAXPEND);
@@ -419,7 +484,7 @@ static void read_record(uint64_t pos, const struct rec_hdr *h)
 		on_call(pos, (const struct rec_call *)h);
 		break;
 	case REC_RETURN:
-		CHECK(h->size == sizeof(struct rec_return));
+		CHECK(h->size >= sizeof(struct rec_return));
 		on_return((const struct rec_return *)h);
 		break;
 	default:
@@ -438,7 +503,7 @@ static void drain(void)
 	uint64_t t = s->tail;
 	const struct rec_hdr *h;
 	int ok;
-	while ((ok = rec_record_at(cur->data, s->size, t, &h)) > 0) {
+	while ((ok = rec_record_at(cur->data, s->size, t, s->size, &h)) > 0) {
 		read_record(t, h);
 		t += h->size;
 	}
@@ -549,6 +614,8 @@ static void all_functions(struct recmap *m, uint32_t flags)
 	rec_func(m, F_DRAINED, (void *)drained, flags | REC_FN_DRAIN);
 	rec_func(m, F_LOSE, (void *)lose, flags);
 	rec_func(m, F_RECURSE, (void *)recurse, flags);
+	rec_func(m, F_FILL, (void *)fill, flags);
+	rec_func(m, F_TAILFILL, (void *)tailfill, flags);
 }
 
 #define CALL(f, type, ...) (((type)got[f])(__VA_ARGS__))
@@ -631,16 +698,69 @@ static void test_shapes(struct recmap *m, const char *where)
 	      seen.log[3] == 300 + F_OUTER);
 }
 
+/* A return plan copies at the return, through the entry's argument
+ * registers and the return value; a tail call's return runs the plan of
+ * the function tail-called, with its arguments. */
+static void test_rplan(struct recmap *m)
+{
+	static const struct plan_op rp[] = {
+		{ .op = PLAN_ARG, .dst = 0, .a = 0 },
+		{ .op = PLAN_CSTR, .src = 0, .a = 64 },
+		{ .op = PLAN_ARG, .dst = 1, .a = PLAN_ARG_RAX },
+		{ .op = PLAN_CSTR, .src = 1, .a = 64 },
+		{ .op = PLAN_END },
+	};
+	cur = m;
+	rec_reset(m, RING_MAX);
+	all_functions(m, REC_FN_RETURNS);
+	rec_rplan(m, F_FILL, rp, 5);
+	char buf[64];
+	for (int k = 1; k < 40; k++) {
+		memset(buf, 'o', sizeof(buf) - 1);
+		buf[sizeof(buf) - 1] = 0;
+		CHECK(CALL(F_FILL, char *(*)(char *, long), buf, k) == buf + 1);
+		memset(buf, 'o', sizeof(buf) - 1);
+		CHECK(CALL(F_TAILFILL, char *(*)(char *, long), buf, k) ==
+		      buf + 1);
+	}
+	check_drained("rplan");
+	CHECK(seen.calls[F_FILL] == 78 && seen.returns[F_FILL] == 78 &&
+	      seen.calls[F_TAILFILL] == 39 && seen.returns[F_TAILFILL] == 0);
+	m->ftab[F_FILL].rplan = 0;
+	m->ftab[F_FILL].rbound = 0;
+}
+
 /* The site in the record is the return address the callee sees when
  * the return is not hooked; hooked, the callee sees the trampoline. */
 /* A return whose shadow entry is gone traps; the tracer's repair
  * returns to the caller with the value.  A recursion deeper than the
  * shadow stack leaves the deeper returns unhooked, not failed. */
+/* Six values live across a lost return, in the six registers a callee
+ * keeps (rbx rbp r12..r15): the repair resumes the caller with them as
+ * they were, whatever the recorder did with them. */
+__attribute__((noinline)) static int keeps_registers(long a)
+{
+	long v1 = a * 3, v2 = a ^ 0x55, v3 = a + 7, v4 = a * a, v5 = a - 9,
+	     v6 = a << 3;
+	__asm__ volatile(""
+			 : "+r"(v1), "+r"(v2), "+r"(v3), "+r"(v4), "+r"(v5),
+			   "+r"(v6));
+	long r = CALL(F_LOSE, long (*)(long), a);
+	__asm__ volatile(""
+			 : "+r"(v1), "+r"(v2), "+r"(v3), "+r"(v4), "+r"(v5),
+			   "+r"(v6));
+	return r == 3 * a && v1 == a * 3 && v2 == (a ^ 0x55) && v3 == a + 7 &&
+	       v4 == a * a && v5 == a - 9 && v6 == a << 3;
+}
+
 static void test_lost(struct recmap *m)
 {
 	cur = m;
 	rec_reset(m, RING_MAX);
 	all_functions(m, REC_FN_RETURNS);
+	CHECK(keeps_registers(14), "registers lost across a lost return");
+	check_drained("lost registers");
+	rec_reset(m, RING_MAX);
 	CHECK(CALL(F_LOSE, long (*)(long), 14) == 42);
 	CHECK(CALL(F_STRLEN, size_t(*)(const char *), "after") == 5);
 	check_drained("lost");
@@ -916,16 +1036,28 @@ static void test_reader(void)
 	struct rec_hdr *h = (struct rec_hdr *)&ring[8];
 	const struct rec_hdr *got = NULL;
 	*h = (struct rec_hdr){ rec_commit_word(64), 16, REC_PAD, 0 };
-	CHECK(rec_record_at(ring, sizeof(ring), 64, &got) == 1 && got == h);
-	CHECK(rec_record_at(ring, sizeof(ring), 64 + 512, &got) == 0);
+	CHECK(rec_record_at(ring, sizeof(ring), 64, sizeof(ring) - 64, &got) ==
+		      1 &&
+	      got == h);
+	CHECK(rec_record_at(ring, sizeof(ring), 64 + 512, sizeof(ring) - 64,
+			    &got) == 0);
 	h->size = 24;
-	CHECK(rec_record_at(ring, sizeof(ring), 64, &got) == -EBADMSG);
+	CHECK(rec_record_at(ring, sizeof(ring), 64, sizeof(ring) - 64, &got) ==
+	      -EBADMSG);
 	*h = (struct rec_hdr){ rec_commit_word(64), 480, REC_PAD, 0 };
-	CHECK(rec_record_at(ring, sizeof(ring), 64, &got) == -EBADMSG);
+	CHECK(rec_record_at(ring, sizeof(ring), 64, sizeof(ring) - 64, &got) ==
+	      -EBADMSG);
 	*h = (struct rec_hdr){ rec_commit_word(64), 16, REC_CALL, 0 };
-	CHECK(rec_record_at(ring, sizeof(ring), 64, &got) == -EBADMSG);
+	CHECK(rec_record_at(ring, sizeof(ring), 64, sizeof(ring) - 64, &got) ==
+	      -EBADMSG);
 	*h = (struct rec_hdr){ rec_commit_word(64), 112, 9, 0 };
-	CHECK(rec_record_at(ring, sizeof(ring), 64, &got) == -EBADMSG);
+	CHECK(rec_record_at(ring, sizeof(ring), 64, sizeof(ring) - 64, &got) ==
+	      -EBADMSG);
+	/* committed, but the copy holds its first 32 bytes only (it was
+	 * reserved after the head was read): not yet, not malformed */
+	*h = (struct rec_hdr){ rec_commit_word(64), 160, REC_CALL, 1 };
+	((struct rec_call *)h)->used = 0xffff;
+	CHECK(rec_record_at(ring, sizeof(ring), 64, 32, &got) == 0);
 }
 
 int main(void)
@@ -973,6 +1105,7 @@ int main(void)
 	test_shapes(&b, "second copy");
 	test_site(&a);
 	test_cut(&a);
+	test_rplan(&a);
 	test_lost(&a);
 	test_longjmp(&a);
 	test_threads(&a, 0);

@@ -31,7 +31,9 @@ enum plan_opcode {
 	PLAN_END = 0,
 	/* r[dst] = the integer argument slot A: the A-th eightbyte of the
 	 * INTEGER class in the x86-64 psABI order (0..5: rdi rsi rdx rcx r8
-	 * r9; 6 and up: the stack words above the return address). */
+	 * r9; 6 and up: the stack words above the return address), or, in
+	 * a return plan, PLAN_ARG_RAX and PLAN_ARG_RDX: the return value's
+	 * registers. */
 	PLAN_ARG,
 	/* r[dst] = the 8 bytes at r[src] + A (as much as can be read, the
 	 * rest zero); nothing is recorded. */
@@ -54,6 +56,12 @@ enum plan_opcode {
 	 * chunk whose address is PLAN_XMM_ADDR). */
 	PLAN_XMM,
 };
+
+/* PLAN_ARG's slots of the return value (a return plan runs with the
+ * argument registers of the entry and these).  A return plan reads no
+ * stack slot: the callee owns those words and may have changed them. */
+#define PLAN_ARG_RAX 0x40000000u
+#define PLAN_ARG_RDX 0x40000001u
 
 /* The address the xmm chunk claims: in no mapping a program can have
  * (non-canonical), so a lens never confuses it with memory. */

@@ -178,24 +178,59 @@ static inline void plan_chunk_xmm(struct plan_state *s)
 	plan_chunk_close(s, 128, 128, 0);
 }
 
-/* The integer argument slot A: a register, or a stack word above the
- * return address (zero where it cannot be read). */
-static inline uint64_t plan_arg(struct plan_state *s, uint32_t a)
+/* The 8 bytes at ADDR into *V from a chunk this plan copied already, if
+ * one holds them all: a pointer in an array just copied (writev's
+ * iovecs) costs no copy of its own, and is the value the tracer will
+ * read in that chunk. */
+static inline int plan_from_chunks(const struct plan_state *s, uint64_t addr,
+				   uint64_t *v)
+{
+	uint64_t off = 0;
+
+	while (off + sizeof(struct plan_chunk) <= s->used) {
+		const struct plan_chunk *ch =
+			(const struct plan_chunk *)(s->out + off);
+		uint64_t at = addr - ch->addr;
+		if (addr >= ch->addr && ch->len >= 8 && at <= ch->len - 8) {
+			const unsigned char *b =
+				(const unsigned char *)(ch + 1) + at;
+			uint64_t w = 0;
+			for (unsigned i = 0; i < 8; i++) {
+				w |= (uint64_t)b[i] << (8 * i);
+				__asm__ volatile("" ::: "memory");
+			}
+			*v = w;
+			return 1;
+		}
+		off += plan_chunk_size(ch->len);
+	}
+	return 0;
+}
+
+/* The 8 bytes at ADDR (as much as can be read, the rest zero). */
+static inline uint64_t plan_read_word(struct plan_state *s, uint64_t addr)
 {
 	uint64_t v = 0;
 
+	if (!plan_from_chunks(s, addr, &v))
+		plan_copy(s, addr, &v, 8);
+	return v;
+}
+
+/* The integer argument slot A: a register, the return value's, or a
+ * stack word above the return address (zero where it cannot be read). */
+static inline uint64_t plan_arg(struct plan_state *s, uint32_t a)
+{
 	if (a < 6)
 		return s->args[a];
-	plan_copy(s, s->sp + 8 + 8 * (uint64_t)(a - 6), &v, 8);
-	return v;
+	if (a == PLAN_ARG_RAX || a == PLAN_ARG_RDX)
+		return s->args[6 + (a - PLAN_ARG_RAX)];
+	return plan_read_word(s, s->sp + 8 + 8 * (uint64_t)(a - 6));
 }
 
 static inline uint64_t plan_load(struct plan_state *s, uint64_t addr)
 {
-	uint64_t v = 0;
-
-	plan_copy(s, addr, &v, 8);
-	return v;
+	return plan_read_word(s, addr);
 }
 
 static inline uint64_t plan_muladd(const struct plan_op *op, uint64_t x)
@@ -249,7 +284,8 @@ static inline void plan_step(struct plan_state *s, const struct plan_op *op)
 }
 
 /* Run PLAN for a call whose integer argument registers are ARGS[0..5]
- * (rdi rsi rdx rcx r8 r9), whose stack pointer at entry is SP, and whose
+ * (rdi rsi rdx rcx r8 r9), with ARGS[6..7] the return value's rax and rdx
+ * (for a return plan; 0 at the entry), whose stack pointer at entry is SP, and whose
  * xmm0..7 are at XMM (128 bytes, or NULL when not saved).  Append chunks
  * (struct plan_chunk + bytes, plan.h) at OUT (8-byte aligned), at most
  * ROOM bytes; return the bytes written.  COPY(CTX, ADDR, DST, LEN) copies
@@ -260,7 +296,7 @@ static inline void plan_step(struct plan_state *s, const struct plan_op *op)
  * says what was asked and carries PLAN_CHUNK_CUT; a chunk whose header
  * does not fit is left out. */
 static inline uint64_t plan_run(const struct plan_op *plan,
-				const uint64_t args[6], uint64_t sp,
+				const uint64_t args[8], uint64_t sp,
 				const void *xmm, void *out, uint64_t room,
 				plan_copy_fn copy, void *ctx)
 {

@@ -24,7 +24,6 @@ extern struct rec_shared rec_rw;
 extern char rec_return[];
 void rec_trap_full(void);
 void rec_trap_sync(struct rec_hdr *h);
-void rec_trap_lost(uint64_t sp) __attribute__((noreturn));
 uint64_t rec_enter(struct rec_frame *f);
 uint64_t rec_leave(struct rec_rframe *f);
 void *memcpy(void *dst, const void *src, size_t n);
@@ -326,7 +325,7 @@ static void end(struct rec_shared *s, struct rec_res *res, struct rec_hdr *h,
 static void run_plan(struct rec_shared *s, const struct rec_func *fn,
 		     struct rec_frame *f, struct rec_call *r, uint64_t room)
 {
-	uint64_t args[6];
+	uint64_t args[8] = { 0 };
 	for (int i = 0; i < 6; i++)
 		args[i] = f->gpr[i];
 	r->used = (uint32_t)plan_run((const struct plan_op *)fn->plan, args,
@@ -372,7 +371,9 @@ static uint64_t tail_site(struct rec_shadow *sh, uint64_t sp)
 static int hook(struct rec_shared *s, struct rec_shadow *sh, struct rec_call *r,
 		uint64_t pos)
 {
-	struct rec_shadow_entry e = { r->site, r->sp, pos, r->func };
+	struct rec_shadow_entry e = { r->site, r->sp, pos, r->func, { 0 } };
+	for (int i = 0; i < 6; i++)
+		e.args[i] = r->regs[i];
 	if (sh && shadow_push(s, sh, &e)) {
 		r->h.flags |= REC_CALL_HOOKED;
 		return 1;
@@ -382,13 +383,33 @@ static int hook(struct rec_shared *s, struct rec_shadow *sh, struct rec_call *r,
 	return 0;
 }
 
-/* The bytes F's plan may add, within the record's limit. */
-static uint64_t plan_room(const struct rec_shared *s, const struct rec_func *fn)
+/* The bytes a plan of BOUND (0: none) may add to a record of HEAD
+ * bytes, within the record's limit. */
+static uint64_t plan_room(const struct rec_shared *s, uint64_t plan,
+			  uint64_t bound, uint64_t head)
 {
-	if (!fn->plan)
+	if (!plan)
 		return 0;
-	uint64_t room = s->max_record - sizeof(struct rec_call);
-	return fn->bound < room ? fn->bound : room;
+	uint64_t room = s->max_record - head;
+	return bound < room ? bound : room;
+}
+
+/* A tail call of function IDX from the hooked call on top of SH (same
+ * stack pointer SP), whose return record is this call's return too:
+ * when this function has a return plan, that record runs it, with this
+ * call's arguments.  (The tracer shows the innermost call a return
+ * matches.) */
+static void retarget(struct rec_shadow *sh, uint64_t sp, uint64_t idx,
+		     const struct rec_frame *f, uint64_t pos)
+{
+	uint64_t d = sh ? sh->state & 0xffff : 0;
+	if (!d || sh->e[d - 1].sp != sp)
+		return;
+	struct rec_shadow_entry *e = &sh->e[d - 1];
+	for (int i = 0; i < 6; i++)
+		e->args[i] = f->gpr[i];
+	e->call = pos;
+	e->func = idx;
 }
 
 /* Called by rec_entry with the call's registers: record it, hook its
@@ -405,7 +426,8 @@ uint64_t rec_enter(struct rec_frame *f)
 	struct rec_res res = { .sh = shadow_of(s, rec_thread(), 1) };
 	if (res.sh && (want || tail))
 		shadow_resync(s, res.sh, sp, !tail);
-	uint64_t room = plan_room(s, fn);
+	uint64_t room =
+		plan_room(s, fn->plan, fn->bound, sizeof(struct rec_call));
 	union rec_sync_buf buf;
 	struct rec_call *r =
 		begin(s, &res, rec_align(sizeof(struct rec_call) + room), &buf);
@@ -417,6 +439,8 @@ uint64_t rec_enter(struct rec_frame *f)
 	if (fn->plan)
 		run_plan(s, fn, f, r, room);
 	int hooked = want && hook(s, res.sh, r, res.pos);
+	if (tail && fn->rplan)
+		retarget(res.sh, sp, idx, f, res.pos);
 	end(s, &res, &r->h, rec_align(sizeof(*r) + r->used));
 	if (hooked)
 		*slot = (uint64_t)rec_return;
@@ -441,7 +465,7 @@ static void fill_return(const struct rec_shared *s, struct rec_return *r,
 	r->thread = rec_thread();
 	r->tsc = stamp(s);
 	r->func = (uint32_t)e->func;
-	r->pad = 0;
+	r->used = 0;
 	r->call = e->call;
 	r->rax = f->rax;
 	r->rdx = f->rdx;
@@ -450,8 +474,27 @@ static void fill_return(const struct rec_shared *s, struct rec_return *r,
 	r->site = e->ret;
 }
 
+/* The chunks of the return plan of FN into R, within ROOM bytes: with the
+ * argument registers of the entry E and the return value's. */
+static void run_rplan(struct rec_shared *s, const struct rec_func *fn,
+		      const struct rec_shadow_entry *e,
+		      const struct rec_rframe *f, struct rec_return *r,
+		      uint64_t room)
+{
+	uint64_t args[8];
+	for (int i = 0; i < 6; i++)
+		args[i] = e->args[i];
+	args[6] = f->rax;
+	args[7] = f->rdx;
+	r->used = (uint32_t)plan_run((const struct plan_op *)fn->rplan, args,
+				     e->sp, 0, r + 1, room, copy_mem, s);
+	if (room < fn->rbound)
+		r->h.flags |= REC_RETURN_CUT;
+}
+
 /* Called by rec_return with the return's registers: record it and give
- * the original return address. */
+ * the original return address; 0 when the thread has no shadow entry
+ * for it. */
 uint64_t rec_leave(struct rec_rframe *f)
 {
 	struct rec_shared *s = &rec_rw;
@@ -459,10 +502,18 @@ uint64_t rec_leave(struct rec_rframe *f)
 	struct rec_res res = { .sh = shadow_of(s, rec_thread(), 0) };
 	struct rec_shadow_entry e;
 	if (!res.sh || !shadow_pop(s, res.sh, sp, &e))
-		rec_trap_lost(sp);
+		return 0; /* rec_return traps at rec_trap_lost */
+	const struct rec_func *fn = (const struct rec_func *)s->ftab + e.func;
+	uint64_t room =
+		plan_room(s, fn->rplan, fn->rbound, sizeof(struct rec_return));
 	union rec_sync_buf buf;
-	struct rec_return *r = begin(s, &res, sizeof(*r), &buf);
+	struct rec_return *r =
+		begin(s, &res, rec_align(sizeof(*r) + room), &buf);
+	if (res.sync && room > REC_SYNC_ROOM)
+		room = REC_SYNC_ROOM;
 	fill_return(s, r, f, &e, sp);
-	end(s, &res, &r->h, sizeof(*r));
+	if (fn->rplan)
+		run_rplan(s, fn, &e, f, r, room);
+	end(s, &res, &r->h, rec_align(sizeof(*r) + r->used));
 	return e.ret;
 }

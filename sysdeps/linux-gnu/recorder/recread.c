@@ -16,19 +16,22 @@ static uint32_t min_size(uint16_t type)
 	return 0;
 }
 
-int rec_record_at(const void *data, uint64_t size, uint64_t pos,
+int rec_record_at(const void *data, uint64_t size, uint64_t pos, uint64_t avail,
 		  const struct rec_hdr **out)
 {
 	uint64_t off = pos & (size - 1);
 	const struct rec_hdr *h =
 		(const struct rec_hdr *)((const char *)data + off);
-	if (__atomic_load_n(&h->commit, __ATOMIC_ACQUIRE) !=
-	    rec_commit_word(pos))
+	if (avail < sizeof(*h) ||
+	    __atomic_load_n(&h->commit, __ATOMIC_ACQUIRE) !=
+		    rec_commit_word(pos))
 		return 0;
 	uint32_t least = min_size(h->type);
 	if (!least || h->size < least || h->size % REC_ALIGN ||
 	    off + h->size > size)
 		return -EBADMSG;
+	if (h->size > avail)
+		return 0;
 	if (h->type == REC_CALL &&
 	    sizeof(struct rec_call) + ((const struct rec_call *)h)->used >
 		    h->size)

@@ -13,13 +13,16 @@
 
 #include "recorder/ring.h"
 
-/* The record at position POS of DATA, a copy of a ring of SIZE bytes:
- * 1 and *OUT when it is committed and well formed (its size a multiple
- * of REC_ALIGN, within the lap, at least its type's header), 0 when not
- * committed yet (the batch ends there), -EBADMSG when its commit word
- * is right but the rest is not (a recorder that wrote out of turn: the
- * tracer stops reading this ring and says so). */
-int rec_record_at(const void *data, uint64_t size, uint64_t pos,
+/* The record at position POS of DATA, a copy of a ring of SIZE bytes of
+ * which AVAIL from POS on were copied: 1 and *OUT when it is committed
+ * and well formed (its size a multiple of REC_ALIGN, within the lap, at
+ * least its type's header), 0 when not committed yet or not all copied
+ * (the batch ends there: a record reserved after the copy's head was
+ * read, over room an earlier one gave back, can have its header in the
+ * copy and not its body), -EBADMSG when its commit word is right but the
+ * rest is not (a recorder that wrote out of turn: the tracer stops
+ * reading this ring and says so). */
+int rec_record_at(const void *data, uint64_t size, uint64_t pos, uint64_t avail,
 		  const struct rec_hdr **out);
 
 #endif

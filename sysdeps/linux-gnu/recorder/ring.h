@@ -47,7 +47,7 @@
 
 /* "LTRREC01": a struct rec_shared the tracer filled. */
 #define REC_MAGIC 0x313043455252544cull
-#define REC_VERSION 1
+#define REC_VERSION 2
 
 #define REC_ALIGN 16
 /* The chunks' room in a synchronous record (on the writer's stack). */
@@ -63,7 +63,7 @@
 enum rec_type {
 	REC_PAD = 1,	/* bytes to skip */
 	REC_CALL = 2,	/* struct rec_call, then its chunks */
-	REC_RETURN = 3, /* struct rec_return */
+	REC_RETURN = 3, /* struct rec_return, then its chunks */
 };
 
 /* Every record starts so.  SIZE is the record's length in the ring (a
@@ -117,13 +117,22 @@ struct rec_call {
 	uint64_t regs[REC_NREGS];
 };
 
-/* A return, recorded by the return trampoline. */
+/* rec_return.h.flags */
+enum rec_return_flags {
+	/* The return plan stopped at the record's room. */
+	REC_RETURN_CUT = 8,
+};
+
+/* A return, recorded by the return trampoline.  The chunks of the
+ * function's return plan follow, up to h.size: the memory the return's
+ * text reads (out-parameters, a returned string), copied as the call
+ * returned. */
 struct rec_return {
 	struct rec_hdr h;
 	uint64_t thread;
 	uint64_t tsc;
 	uint32_t func;
-	uint32_t pad;
+	uint32_t used; /* bytes of chunks that follow */
 	uint64_t call; /* the position of the call's record */
 	uint64_t rax;
 	uint64_t rdx;
@@ -143,13 +152,18 @@ struct rec_return {
 
 /* The function table, indexed by the number the entry trampoline loads
  * into r11.  PLAN: 0 or the address of a struct plan_op array ending
- * with PLAN_END, whose chunks take at most BOUND bytes. */
+ * with PLAN_END, whose chunks take at most BOUND bytes, run at the
+ * entry.  RPLAN, RBOUND: the same for the return plan, run at a hooked
+ * return with the argument registers the entry had and the return
+ * value's (plan.h, PLAN_ARG_RAX). */
 struct rec_func {
 	uint64_t target; /* where the call goes: the GOT slot's old value */
 	uint64_t plan;
 	uint32_t bound;
 	uint32_t flags;
-	uint64_t reserved; /* 0: keeps the entry 32 bytes */
+	uint64_t rplan;
+	uint32_t rbound;
+	uint32_t reserved; /* 0 */
 };
 
 /* A shadow stack entry: one hooked call of the thread, not returned. */
@@ -158,6 +172,8 @@ struct rec_shadow_entry {
 	uint64_t sp;   /* the stack pointer at the entry */
 	uint64_t call; /* the position of the call's record */
 	uint64_t func;
+	/* rdi..r9 at the entry, for the return plan; else not written */
+	uint64_t args[6];
 };
 
 /* A thread's slot: OWNER is its TCB (0: never used, REC_SLOT_FREE: the

@@ -65,11 +65,20 @@ rec_return:
 	movdqu	%xmm0, REC_RFRAME_XMM0(%rsp)
 	mov	%rsp, %rdi
 	call	rec_leave
+	test	%rax, %rax
+	jz	1f
 	mov	%rax, %r11
 	mov	0(%rsp), %rax
 	mov	8(%rsp), %rdx
 	add	$REC_RFRAME_SIZE, %rsp
 	jmp	*%r11
+	/* No shadow entry: trap with the entry's stack pointer in rdi,
+	 * here and not inside rec_leave, whose registers are gone now:
+	 * the tracer resumes the thread at the call's site, and every
+	 * register the callee keeps (rbx, rbp, r12..r15) must be the
+	 * program's. */
+1:	lea	REC_RFRAME_SIZE - 8(%rsp), %rdi
+	jmp	rec_trap_lost
 	.size	rec_return, . - rec_return
 
 /* The ring is full: the tracer drains it at this SIGTRAP (the IP is
