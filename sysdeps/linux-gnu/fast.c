@@ -91,6 +91,8 @@ static bool enabled;
 static struct lens_limits limits;
 static unsigned char *ring_copy; /* FAST_RING bytes */
 static unsigned long misses, handed_over;
+/* fast_settle waits for records being written (not with -S). */
+static bool settle;
 /* For -D 1 (and testsuite/budget): records shown, and the drainer
  * thread's drains and the system calls they made but for the output's
  * writes: its sleep and its memory reads and writes (strace, without -f,
@@ -188,6 +190,10 @@ bool fast_init(const struct options *o)
 	}
 	limits.strlen = o->strlen;
 	limits.arraylen = o->arraylen;
+	/* With -S the recorder's own copies stop at syscall-stops: a
+	 * writer is often stopped inside its record, and a wait for it at
+	 * another thread's stop would last its whole bound. */
+	settle = !o->syscalls;
 	ring_copy = xmalloc(FAST_RING);
 	tsc0 = __rdtsc();
 	mono0 = mono_ns();
@@ -365,19 +371,20 @@ static void show_return(struct process *p, struct fastrec *f,
 		return;
 	long i = call_match(t, r->site, r->sp);
 	if (i < 0) {
-		debug_msg(DEBUG_GENERAL,
-			  "--fast: a return to %#llx, sp %#llx, pending %zu "
-			  "(top %#llx, %#llx): no call",
-			  (unsigned long long)r->site,
-			  (unsigned long long)r->sp, t->nframes,
-			  (unsigned long long)(t->nframes ?
-						       t->frames[t->nframes - 1]
-							       .ret :
-						       0),
-			  (unsigned long long)(t->nframes ?
-						       t->frames[t->nframes - 1]
-							       .ret_sp :
-						       0));
+		debug_msg(
+			DEBUG_GENERAL,
+			"--fast: thread %d: a return to %#llx, sp %#llx, pending %zu "
+			"(top %#llx, %#llx): no call",
+			(int)t->tid, (unsigned long long)r->site,
+			(unsigned long long)r->sp, t->nframes,
+			(unsigned long long)(t->nframes ?
+						     t->frames[t->nframes - 1]
+							     .ret :
+						     0),
+			(unsigned long long)(t->nframes ?
+						     t->frames[t->nframes - 1]
+							     .ret_sp :
+						     0));
 		return;
 	}
 	struct arch_regs regs;
@@ -484,7 +491,7 @@ static uint64_t drain(struct process *p)
  * being written (its records must be shown while its task is known).
  * A writer stopped inside its reservation would never commit: the wait
  * ends after 100 ms. */
-static void drain_settled(struct process *p)
+static void drain_settled_for(struct process *p, int rounds)
 {
 	struct fastrec *f = mapped(p);
 	if (!f)
@@ -492,12 +499,17 @@ static void drain_settled(struct process *p)
 	drain(p);
 	uint64_t until = f->head;
 	for (int i = 0;
-	     i < 2000 && !f->broken && f->tail < until && f->tail != f->head;
+	     i < rounds && !f->broken && f->tail < until && f->tail != f->head;
 	     i++) {
 		struct timespec ts = { 0, 50000 };
 		nanosleep(&ts, NULL);
 		drain(p);
 	}
+}
+
+static void drain_settled(struct process *p)
+{
+	drain_settled_for(p, 2000);
 }
 
 void fast_drain_all(void)
@@ -507,6 +519,27 @@ void fast_drain_all(void)
 	for (struct process *p = process_first(); p; p = p->next)
 		if (!p->vfork_parent)
 			drain(p);
+}
+
+bool fast_owns_ip(const struct task *t, uint64_t ip)
+{
+	const struct fastrec *f =
+		enabled && t->proc ? mapped(process_mem(t->proc)) : NULL;
+	return f && ip >= f->base && ip - f->base < f->l.rw;
+}
+
+void fast_settle(pid_t tid)
+{
+	struct task *t = enabled ? task_lookup(tid) : NULL;
+	struct process *p = t && t->proc ? process_mem(t->proc) : NULL;
+	struct fastrec *f = mapped(p);
+	struct arch_regs r;
+	if (!settle || !f || !f->uncommitted || p->vfork_parent ||
+	    tracee_get_regs(tid, &r))
+		return;
+	if (fast_owns_ip(t, arch_ip(&r)))
+		return; /* the writer may be this thread */
+	drain_settled_for(p, 200);
 }
 
 /* ---- setting up a process ---- */

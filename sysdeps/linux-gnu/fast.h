@@ -57,6 +57,19 @@ void fast_clone(struct task *t, pid_t child);
 /* Show the calls recorded by every traced process so far. */
 void fast_drain_all(void);
 
+/* Before the stop of thread TID is handled, after fast_drain_all: if
+ * the drain of its process stopped at a record another thread is still
+ * writing, wait (up to 10 ms) for it, since TID's own records may sit
+ * behind it and must be shown before its stop (a stub stop of TID would
+ * otherwise take TID's pending call, whose return is in the ring, for
+ * unwound).  Not when TID itself is inside the recorder, nor with -S
+ * (the recorder's copies stop at syscall-stops there). */
+void fast_settle(pid_t tid);
+
+/* Whether IP of T's process is in the recorder's code: its system calls
+ * (the copies) are not the program's, and -S does not show them. */
+bool fast_owns_ip(const struct task *t, uint64_t ip);
+
 /* A SIGTRAP of T with its registers REGS (its memory through M): whether
  * it came from one of the recorder's int3s (handled: the caller resumes
  * T), or from the int3 of a stub lifted for the recorder (T's IP put

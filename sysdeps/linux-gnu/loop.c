@@ -673,6 +673,7 @@ int backend_run(void)
 		/* What the recorder holds happened before this stop: shown
 		 * first, with times before the stop's. */
 		fast_drain_all();
+		fast_settle(tid);
 		output_clock();
 		warm_tick();
 		dispatch(tid, &ev);

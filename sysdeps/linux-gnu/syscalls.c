@@ -26,6 +26,7 @@
 #include "bpt.h"
 #include "calls.h"
 #include "callsite.h"
+#include "fast.h"
 #include "mem.h"
 #include "proc.h"
 #include "protolib.h"
@@ -125,6 +126,8 @@ static void sys_entry(struct task *t, const struct __ptrace_syscall_info *si)
 {
 	if (in_syscall(t))
 		task_pop_frames(t, t->nframes - 1);
+	if (fast_owns_ip(t, si->instruction_pointer))
+		return; /* the --fast recorder's copy, not the program's */
 	struct sysstop s;
 	sysstop_init(&s, t, true);
 	arch_syscall_callee(&s.regs, si->entry.args, si->stack_pointer,
