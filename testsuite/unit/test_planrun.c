@@ -131,10 +131,50 @@ static void test_mem(void)
 		mem[200 + i] = (unsigned char)(i * 7 + 1);
 	uint64_t used = run(plan, NULL, sizeof(outbuf));
 	uint64_t off = 0;
-	CHUNK(chunk_at(&off), BASE + 200, 20, 20);
-	CHUNK(chunk_at(&off), BASE + 200, 48, 48); /* min(48 by C, 64) */
+	/* 20 and min(48 by C, 64) bytes at one address: one copy of the
+	 * span; the copy at the hole's edge, far away, its own (short) */
+	CHUNK(chunk_at(&off), BASE + 200, 48, 48);
 	CHUNK(chunk_at(&off), HOLE - 8, 8, 24);
 	CHECK(off == used);
+}
+
+/* Copies near each other go out as one copy of their span when its
+ * chunk is no larger than theirs; a span that cannot all be read, or
+ * copies far apart, one by one; a word loaded from a waiting copy sees
+ * its bytes. */
+static void test_runs(void)
+{
+	uint64_t w = BASE + 300;
+	put(BASE + 600, &w, 8);
+	for (int i = 0; i < 64; i++)
+		mem[300 + i] = (unsigned char)('a' + i % 26);
+	args[0] = BASE + 300;
+	args[1] = BASE + 310;
+	args[2] = BASE + 600;
+	args[3] = HOLE - 6;
+	struct plan_op plan[] = {
+		op(PLAN_ARG, 0, 0, 0),	  op(PLAN_FIXED, 0, 0, 8),
+		op(PLAN_ARG, 1, 0, 1),	  op(PLAN_FIXED, 0, 1, 20),
+		op(PLAN_ARG, 2, 0, 2),	  op(PLAN_FIXED, 0, 2, 8),
+		op(PLAN_LOAD, 3, 2, 0),	  op(PLAN_FIXED, 0, 3, 4),
+		op(PLAN_ARG, 4, 0, 3),	  op(PLAN_FIXED, 0, 4, 4),
+		op(PLAN_FIXED, 0, 4, 12), op(PLAN_END, 0, 0, 0),
+	};
+	uint64_t used = run(plan, NULL, sizeof(outbuf));
+	uint64_t off = 0;
+	/* [300, 330): 8 and 20 bytes 2 apart, one chunk of 30 (46 bytes
+	 * against 24 + 40 for two) */
+	CHUNK(chunk_at(&off), BASE + 300, 30, 30);
+	/* the pointer at 600, flushed by the load through it */
+	CHUNK(chunk_at(&off), BASE + 600, 8, 8);
+	/* the load's target, then the two at the hole's edge: their span
+	 * is cut short, so each is copied alone */
+	const struct plan_chunk *ch = chunk_at(&off);
+	CHECK(ch->addr == BASE + 300 && ch->len == 4 &&
+	      !memcmp(ch + 1, "abcd", 4));
+	CHUNK(chunk_at(&off), HOLE - 6, 4, 4);
+	CHUNK(chunk_at(&off), HOLE - 6, 6, 12);
+	CHECK(off == used && used <= plan_bound(plan));
 }
 
 /* Stack words: PLAN_ARG 6 and up, PLAN_STACK; PLAN_LOAD through a
@@ -235,7 +275,7 @@ static void test_hostile(void)
 	struct plan_op plan[100];
 	args[0] = BASE + 16;
 	for (int i = 0; i < 100; i++)
-		plan[i] = op(PLAN_FIXED, 0, 0, 1);
+		plan[i] = op(PLAN_CSTR, 0, 0, 1);
 	plan[0] = op(PLAN_ARG, 0, 0, 0);
 	uint64_t used = run(plan, NULL, sizeof(outbuf));
 	CHECK(used == (PLAN_MAX_OPS - 1) * plan_chunk_size(1));
@@ -303,6 +343,7 @@ int main(void)
 	test_mem();
 	test_stack_load();
 	test_retval();
+	test_runs();
 	test_xmm();
 	test_room();
 	test_hostile();

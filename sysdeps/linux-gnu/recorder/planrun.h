@@ -38,6 +38,17 @@ typedef uint64_t (*plan_copy_fn)(void *ctx, uint64_t addr, void *dst,
 
 typedef uint64_t __attribute__((may_alias)) plan_word;
 
+/* Copies of fixed or counted lengths (PLAN_MEM, PLAN_FIXED) wait in a
+ * run of at most PLAN_RUN_MAX, covering [lo, hi), and go out as one copy
+ * of the span when it takes no more room than their chunks would: the
+ * strings of writev's iovecs, lines of one buffer, cost one system call,
+ * not one each (DESIGN.md, "Fetch plans"). */
+#define PLAN_RUN_MAX 16
+
+struct plan_pending {
+	uint64_t addr, wanted;
+};
+
 struct plan_state {
 	uint64_t r[PLAN_NREGS];
 	const uint64_t *args;
@@ -47,6 +58,9 @@ struct plan_state {
 	uint64_t room, used;
 	plan_copy_fn copy;
 	void *ctx;
+	struct plan_pending run[PLAN_RUN_MAX];
+	unsigned nrun;
+	uint64_t lo, hi, run_bytes; /* run_bytes: its chunks, apart */
 };
 
 static inline uint64_t plan_min(uint64_t a, uint64_t b)
@@ -207,11 +221,66 @@ static inline int plan_from_chunks(const struct plan_state *s, uint64_t addr,
 	return 0;
 }
 
-/* The 8 bytes at ADDR (as much as can be read, the rest zero). */
+/* The waiting copies: one copy of their span, into one chunk, if it
+ * fits the room left and all of it can be read; else one by one, each
+ * short where memory is (the span's copy is dropped), as without the
+ * run. */
+static inline void plan_flush(struct plan_state *s)
+{
+	unsigned n = s->nrun;
+
+	s->nrun = 0;
+	if (n > 1) {
+		uint64_t span = s->hi - s->lo, max;
+		unsigned char *data = plan_chunk_open(s, s->lo, &max);
+		if (data && span <= max &&
+		    plan_copy(s, s->lo, data, span) == span) {
+			plan_chunk_close(s, span, span, 0);
+			return;
+		}
+	}
+	for (unsigned i = 0; i < n; i++)
+		plan_chunk_mem(s, s->run[i].addr, s->run[i].wanted);
+}
+
+/* Copy WANTED bytes at ADDR, in the waiting run if its span's chunk
+ * stays within the room their separate chunks would take. */
+static inline void plan_defer(struct plan_state *s, uint64_t addr,
+			      uint64_t wanted)
+{
+	if (addr + wanted < addr) {
+		plan_flush(s);
+		plan_chunk_mem(s, addr, wanted);
+		return;
+	}
+	if (!wanted)
+		return; /* an empty chunk: nothing a reader could use */
+	uint64_t lo = plan_min(s->nrun ? s->lo : addr, addr);
+	uint64_t hi = s->nrun && s->hi > addr + wanted ? s->hi : addr + wanted;
+	uint64_t bytes = s->run_bytes + plan_chunk_size(wanted);
+	if (s->nrun && (s->nrun == PLAN_RUN_MAX || hi - lo > PLAN_LEN_MAX ||
+			plan_chunk_size(hi - lo) > bytes)) {
+		plan_flush(s);
+		lo = addr;
+		hi = addr + wanted;
+		bytes = plan_chunk_size(wanted);
+	}
+	s->run[s->nrun].addr = addr;
+	s->run[s->nrun].wanted = wanted;
+	s->nrun++;
+	s->lo = lo;
+	s->hi = hi;
+	s->run_bytes = bytes;
+}
+
+/* The 8 bytes at ADDR (as much as can be read, the rest zero): from a
+ * chunk, once the waiting run that may cover them is out. */
 static inline uint64_t plan_read_word(struct plan_state *s, uint64_t addr)
 {
 	uint64_t v = 0;
 
+	if (s->nrun && addr + 8 > s->lo && addr < s->hi)
+		plan_flush(s);
 	if (!plan_from_chunks(s, addr, &v))
 		plan_copy(s, addr, &v, 8);
 	return v;
@@ -264,20 +333,23 @@ static inline void plan_step(struct plan_state *s, const struct plan_op *op)
 		r[op->dst] = plan_muladd(op, r[op->src]);
 		break;
 	case PLAN_CSTR:
+		plan_flush(s);
 		plan_chunk_cstr(s, r[op->src], plan_len(op->a));
 		break;
 	case PLAN_MEM:
-		plan_chunk_mem(s, r[op->src],
-			       plan_min(r[op->len], op->a ? plan_len(op->a) :
-							    PLAN_LEN_MAX));
+		plan_defer(s, r[op->src],
+			   plan_min(r[op->len],
+				    op->a ? plan_len(op->a) : PLAN_LEN_MAX));
 		break;
 	case PLAN_FIXED:
-		plan_chunk_mem(s, r[op->src], plan_len(op->a));
+		plan_defer(s, r[op->src], plan_len(op->a));
 		break;
 	case PLAN_STACK:
+		plan_flush(s);
 		plan_chunk_mem(s, s->sp, plan_len(op->a));
 		break;
 	case PLAN_XMM:
+		plan_flush(s);
 		plan_chunk_xmm(s);
 		break;
 	}
@@ -314,8 +386,11 @@ static inline uint64_t plan_run(const struct plan_op *plan,
 	s.used = 0;
 	s.copy = copy;
 	s.ctx = ctx;
+	s.nrun = 0;
+	s.lo = s.hi = s.run_bytes = 0;
 	for (unsigned i = 0; i < PLAN_MAX_OPS && plan_op_valid(&plan[i]); i++)
 		plan_step(&s, &plan[i]);
+	plan_flush(&s);
 	return s.used;
 }
 
