@@ -162,8 +162,6 @@ static int ret_count(struct pc *pc, struct count *c)
 /* The value of argument N (1-based). */
 static int arg_count(struct pc *pc, long n, struct count *c)
 {
-	if (n == 0)
-		return ret_count(pc, c);
 	if (n < 1 || n > pc->nlocs)
 		return fail(pc, "a length from the return value");
 	const struct type *t = pc->p->params[n - 1];

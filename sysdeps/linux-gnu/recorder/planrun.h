@@ -297,11 +297,6 @@ static inline uint64_t plan_arg(struct plan_state *s, uint32_t a)
 	return plan_read_word(s, s->sp + 8 + 8 * (uint64_t)(a - 6));
 }
 
-static inline uint64_t plan_load(struct plan_state *s, uint64_t addr)
-{
-	return plan_read_word(s, addr);
-}
-
 static inline uint64_t plan_muladd(const struct plan_op *op, uint64_t x)
 {
 	uint64_t v = x * op->a + op->b;
@@ -327,7 +322,7 @@ static inline void plan_step(struct plan_state *s, const struct plan_op *op)
 		r[op->dst] = plan_arg(s, op->a);
 		break;
 	case PLAN_LOAD:
-		r[op->dst] = plan_load(s, r[op->src] + op->a);
+		r[op->dst] = plan_read_word(s, r[op->src] + op->a);
 		break;
 	case PLAN_MULADD:
 		r[op->dst] = plan_muladd(op, r[op->src]);

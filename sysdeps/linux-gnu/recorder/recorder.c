@@ -375,10 +375,16 @@ static void fill_call(const struct rec_shared *s, struct rec_call *r,
 
 /* The original site of a tail call from a hooked function: its shadow
  * entry's, on top of the thread's stack with the same stack pointer. */
-static uint64_t tail_site(struct rec_shadow *sh, uint64_t sp)
+static struct rec_shadow_entry *top_at(struct rec_shadow *sh, uint64_t sp)
 {
 	uint64_t d = sh ? sh->state & 0xffff : 0;
-	return d && sh->e[d - 1].sp == sp ? sh->e[d - 1].ret : 0;
+	return d && sh->e[d - 1].sp == sp ? &sh->e[d - 1] : 0;
+}
+
+static uint64_t tail_site(struct rec_shadow *sh, uint64_t sp)
+{
+	const struct rec_shadow_entry *e = top_at(sh, sp);
+	return e ? e->ret : 0;
 }
 
 /* Hook the return of the call recorded at POS into R, if a shadow entry
@@ -417,10 +423,9 @@ static uint64_t plan_room(const struct rec_shared *s, uint64_t plan,
 static void retarget(struct rec_shadow *sh, uint64_t sp, uint64_t idx,
 		     const struct rec_frame *f, uint64_t pos)
 {
-	uint64_t d = sh ? sh->state & 0xffff : 0;
-	if (!d || sh->e[d - 1].sp != sp)
+	struct rec_shadow_entry *e = top_at(sh, sp);
+	if (!e)
 		return;
-	struct rec_shadow_entry *e = &sh->e[d - 1];
 	for (int i = 0; i < 6; i++)
 		e->args[i] = f->gpr[i];
 	e->call = pos;
