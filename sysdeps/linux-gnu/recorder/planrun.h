@@ -257,7 +257,7 @@ static inline void plan_defer(struct plan_state *s, uint64_t addr,
 		return; /* an empty chunk: nothing a reader could use */
 	uint64_t lo = plan_min(s->nrun ? s->lo : addr, addr);
 	uint64_t hi = s->nrun && s->hi > addr + wanted ? s->hi : addr + wanted;
-	uint64_t bytes = s->run_bytes + plan_chunk_size(wanted);
+	uint64_t bytes = (s->nrun ? s->run_bytes : 0) + plan_chunk_size(wanted);
 	if (s->nrun && (s->nrun == PLAN_RUN_MAX || hi - lo > PLAN_LEN_MAX ||
 			plan_chunk_size(hi - lo) > bytes)) {
 		plan_flush(s);
