@@ -658,9 +658,9 @@ int backend_run(void)
 {
 	catch_term_signals();
 	wake_tid = attach_launched_pid();
-	/* With --fast too: functions left in ptrace mode still stop, and
-	 * with no stops the thread sleeps. */
-	warm_start();
+	/* With --fast too, for the functions left in ptrace mode; but
+	 * only once they stop often. */
+	warm_start(fast_on ? WARM_FAST_STREAK : 0);
 	fast_start();
 	while (task_count() > 0 && !stop_sig) {
 		output_sync();

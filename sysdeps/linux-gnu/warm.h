@@ -4,7 +4,11 @@
 #ifndef LTRACE_WARM_H
 #define LTRACE_WARM_H
 
-void warm_start(void);
+/* STREAK: how many stops in a row, each less than 2 ms after the one
+ * before, wake the thread (0: any stop does). */
+void warm_start(unsigned streak);
+/* --fast's streak: more than the first-call stops of a start-up. */
+#define WARM_FAST_STREAK 64
 /* Called at every stop. */
 void warm_tick(void);
 void warm_stop(void);
