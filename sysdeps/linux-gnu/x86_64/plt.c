@@ -14,6 +14,7 @@
 #include "../plt_arch.h"
 
 #include <elf.h>
+#include <emmintrin.h>
 #include <stdbool.h>
 #include <string.h>
 #include <Zydis/Zydis.h>
@@ -194,19 +195,41 @@ static void try_stub(const ZydisDecoder *dec, const uint8_t *code, size_t size,
 	fn(ctx, addr + start, got, (unsigned)(off + 6 - start));
 }
 
+/* The offset of the first `ff 25` starting in CODE[FROM..END), or END.
+ * Sixteen starts at a time (SSE2 is part of x86_64): glibc's memmem
+ * takes a byte at a time for a two-byte needle, and over libc's 1.5 MB
+ * of text that was 0.7 ms of every start. */
+static size_t find_jmp(const uint8_t *code, size_t from, size_t end)
+{
+	const __m128i ff = _mm_set1_epi8((char)0xff);
+	const __m128i x25 = _mm_set1_epi8(0x25);
+	size_t i = from;
+	/* the second load reads CODE[i + 1 .. i + 16], within END + 1 */
+	for (; end - i >= 16; i += 16) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(code + i));
+		__m128i b = _mm_loadu_si128((const __m128i *)(code + i + 1));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_and_si128(
+			_mm_cmpeq_epi8(a, ff), _mm_cmpeq_epi8(b, x25)));
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+	for (; i < end; i++)
+		if (code[i] == 0xff && code[i + 1] == 0x25)
+			return i;
+	return end;
+}
+
 void plt_arch_find_stubs(const uint8_t *code, size_t size, uint64_t addr,
 			 plt_slot_fn *is_slot, plt_found_fn *fn, void *ctx)
 {
 	ZydisDecoder dec;
 	ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64,
 			 ZYDIS_STACK_WIDTH_64);
-	const uint8_t *p = code;
-	while (size >= 6 && (size_t)(p - code) <= size - 6) {
-		p = memmem(p, size - 4 - (size_t)(p - code), "\xff\x25", 2);
-		if (!p)
-			break;
-		try_stub(&dec, code, size, addr, (size_t)(p - code), is_slot,
-			 fn, ctx);
-		p++;
-	}
+	if (size < 6)
+		return;
+	/* a stub's jump is 6 bytes: it starts at size - 6 at the latest */
+	size_t end = size - 5;
+	for (size_t off = find_jmp(code, 0, end); off < end;
+	     off = find_jmp(code, off + 1, end))
+		try_stub(&dec, code, size, addr, off, is_slot, fn, ctx);
 }
