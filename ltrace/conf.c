@@ -37,6 +37,7 @@ struct parser {
 	struct protolib *pl;  /* what the file defines goes here */
 	struct type_arena *a; /* pl's */
 	unsigned depth;	      /* of parse_type and parse_expr */
+	struct strbuf decl;   /* the declaration being parsed, terminated */
 };
 
 /* Enter one more level of nesting, or report that it is too deep. */
@@ -569,13 +570,14 @@ static const char *decl_end(const char *s, int *lines)
 
 static void parse_line(struct parser *ps, const char *s, const char *e)
 {
-	char *decl = xstrndup(s, e - s);
-
-	lex_begin(&ps->lx, decl);
+	/* Copied, so that the lexer stops at its end: one buffer for all
+	 * the file's declarations. */
+	strbuf_reset(&ps->decl);
+	strbuf_add(&ps->decl, s, (size_t)(e - s));
+	lex_begin(&ps->lx, ps->decl.s ? ps->decl.s : "");
 	lex_skip_ws(&ps->lx);
 	if (*ps->lx.p && *ps->lx.p != ';' && *ps->lx.p != '#')
 		parse_decl(ps);
-	free(decl);
 }
 
 int conf_load_string(struct protolib *pl, const char *name, const char *text)
@@ -607,6 +609,7 @@ int conf_load_string(struct protolib *pl, const char *name, const char *text)
 		lx->line += extra + 1;
 		s = *e ? e + 1 : e;
 	}
+	strbuf_destroy(&ps.decl);
 	return lx->nerr;
 }
 

@@ -20,23 +20,30 @@ static uint64_t hash_u64(uint64_t k)
 	return k ^ (k >> 33);
 }
 
-/* The slot an entry with this key is first looked for at. */
-static size_t home(const struct hmap *m, const char *s, uint64_t u)
+static uint64_t hash_of(const char *s, uint64_t u)
 {
-	return (s ? hash_str(s) : hash_u64(u)) & (m->cap - 1);
+	return s ? hash_str(s) : hash_u64(u);
 }
 
-static struct hent *hmap_slot(const struct hmap *m, const char *s, uint64_t u)
+/* The slot of the entry with this key and hash H, or the empty slot
+ * where it would go. */
+static struct hent *hmap_slot(const struct hmap *m, const char *s, uint64_t u,
+			      uint64_t h)
 {
-	size_t i = home(m, s, u);
+	size_t i = (uint32_t)h & (m->cap - 1);
 	while (m->tab[i].used) {
-		if (s ? !strcmp(m->tab[i].skey, s) : m->tab[i].ukey == u)
+		const struct hent *e = &m->tab[i];
+		if (e->hash == (uint32_t)h &&
+		    (s ? !strcmp(e->skey, s) : e->ukey == u))
 			return &m->tab[i];
 		i = (i + 1) & (m->cap - 1);
 	}
 	return &m->tab[i];
 }
 
+/* Keys are unique: an entry moving to a new table only needs a free
+ * slot, found from the stored hash (homes use its low 32 bits, so a
+ * table of more than 2^32 slots would only probe further). */
 static void hmap_grow(struct hmap *m)
 {
 	struct hmap old = *m;
@@ -45,8 +52,10 @@ static void hmap_grow(struct hmap *m)
 	for (size_t i = 0; i < old.cap; i++) {
 		if (!old.tab[i].used)
 			continue;
-		struct hent *e = hmap_slot(m, old.tab[i].skey, old.tab[i].ukey);
-		*e = old.tab[i];
+		size_t j = old.tab[i].hash & (m->cap - 1);
+		while (m->tab[j].used)
+			j = (j + 1) & (m->cap - 1);
+		m->tab[j] = old.tab[i];
 	}
 	free(old.tab);
 }
@@ -55,7 +64,7 @@ struct hent *hmap_find(const struct hmap *m, const char *s, uint64_t u)
 {
 	if (!m->cap)
 		return NULL;
-	struct hent *e = hmap_slot(m, s, u);
+	struct hent *e = hmap_slot(m, s, u, hash_of(s, u));
 	return e->used ? e : NULL;
 }
 
@@ -64,9 +73,12 @@ struct hent *hmap_get(struct hmap *m, const char *s, uint64_t u)
 {
 	if ((m->n + 1) * 4 > m->cap * 3)
 		hmap_grow(m);
-	struct hent *e = hmap_slot(m, s, u);
+	uint64_t h = hash_of(s, u);
+	struct hent *e = hmap_slot(m, s, u, h);
 	if (!e->used) {
-		*e = (struct hent){ .skey = s, .ukey = u, .used = true };
+		*e = (struct hent){
+			.skey = s, .ukey = u, .used = true, .hash = (uint32_t)h
+		};
 		m->n++;
 	}
 	return e;
@@ -80,7 +92,7 @@ void hmap_remove(struct hmap *m, struct hent *e)
 	size_t mask = m->cap - 1;
 	size_t hole = (size_t)(e - m->tab);
 	for (size_t j = (hole + 1) & mask; m->tab[j].used; j = (j + 1) & mask) {
-		size_t h = home(m, m->tab[j].skey, m->tab[j].ukey);
+		size_t h = m->tab[j].hash & mask;
 		if (((j - h) & mask) >= ((j - hole) & mask)) {
 			m->tab[hole] = m->tab[j];
 			hole = j;

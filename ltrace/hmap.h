@@ -17,6 +17,7 @@ struct hent {
 	uint64_t val;
 	void *ptr;
 	bool used;
+	uint32_t hash; /* the key's (low half): probes compare it first */
 };
 
 struct hmap {

@@ -135,13 +135,15 @@ bool lex_ident(struct lex *lx, char *buf, size_t size)
 	return true;
 }
 
+/* Compared in place: no copy of the identifier. */
 bool lex_keyword(struct lex *lx, const char *kw)
 {
-	char buf[64];
+	size_t n = strlen(kw);
 
-	if (!peek_ident(lx, buf, sizeof(buf)) || strcmp(buf, kw))
+	lex_skip_ws(lx);
+	if (strncmp(lx->p, kw, n) || is_ident_char(lx->p[n]))
 		return false;
-	lx->p += strlen(kw);
+	lx->p += n;
 	return true;
 }
 

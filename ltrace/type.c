@@ -392,11 +392,12 @@ bool type_needs_fp(const struct type *t)
 /* ---- what the tracer can hold ---- */
 
 struct check {
-	unsigned mark;	 /* this check's generation */
-	int verdict;	 /* TYPE_CHECK_* of the worst found */
-	const char *why; /* its reason */
-	const struct type **todo;
+	unsigned mark;		  /* this check's generation */
+	int verdict;		  /* TYPE_CHECK_* of the worst found */
+	const char *why;	  /* its reason */
+	const struct type **todo; /* first the array below */
 	size_t n, cap;
+	const struct type *first[32];
 };
 
 /* Refused is worse than a warning, which is worse than OK. */
@@ -463,8 +464,11 @@ static void push(struct check *c, const struct type *t)
 		return;
 	m->check_mark = c->mark;
 	if (c->n == c->cap) {
-		c->cap = c->cap ? 2 * c->cap : 16;
-		c->todo = xreallocarray(c->todo, c->cap, sizeof(*c->todo));
+		const struct type **old = c->todo == c->first ? NULL : c->todo;
+		c->cap *= 2;
+		c->todo = xreallocarray(old, c->cap, sizeof(*c->todo));
+		if (!old)
+			memcpy(c->todo, c->first, sizeof(c->first));
 	}
 	c->todo[c->n++] = t;
 }
@@ -473,6 +477,8 @@ int type_check(const struct type *t, const char **why)
 {
 	static unsigned marks;
 	struct check c = { .mark = ++marks, .verdict = TYPE_CHECK_OK };
+	c.todo = c.first;
+	c.cap = sizeof(c.first) / sizeof(c.first[0]);
 
 	/* A work list, not recursion: a chain of typedefs through pointers
 	 * may be as long as the file. */
@@ -485,7 +491,8 @@ int type_check(const struct type *t, const char **why)
 		for (size_t i = 0; i < u->nfields; i++)
 			push(&c, u->fields[i]);
 	}
-	free(c.todo);
+	if (c.todo != c.first)
+		free(c.todo);
 	*why = c.why;
 	return c.verdict;
 }
