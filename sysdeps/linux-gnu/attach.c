@@ -367,6 +367,8 @@ static void note_new(pid_t tid)
  * goes with the detach, any other is sent again after it. */
 static void keep_signal(struct task *t, int sig)
 {
+	if (fast_fault(t, sig))
+		return; /* the recorder's: T is past it, no signal */
 	if (!t->detach_sig)
 		t->detach_sig = sig;
 	else

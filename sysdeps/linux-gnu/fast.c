@@ -33,6 +33,7 @@
 #include "output.h"
 #include "plan.h"
 #include "proc.h"
+#include "readable.h"
 #include "recmem.h"
 #include "recorder/recblob.h"
 #include "recorder/reclayout.h"
@@ -55,6 +56,14 @@
 #define FAST_THREADS 256
 /* How often the drainer thread looks at the rings. */
 #define FAST_PERIOD_NS (10 * 1000 * 1000)
+/* The readable ranges' table is read again at most this often while the
+ * recorder's copies miss it, and up to FAST_RANGES_SLOW apart when a
+ * reading changes nothing (what they miss is no plain memory: a device's
+ * mapping, the vDSO). */
+#define FAST_RANGES_WAIT (10ull * 1000 * 1000)
+#define FAST_RANGES_SLOW (1000ull * 1000 * 1000)
+/* Pages where a direct copy faulted, kept out of the table. */
+#define FAST_BAD 64
 
 struct fast_thread {
 	uint64_t tcb;
@@ -80,6 +89,16 @@ struct fastrec {
 	bool signalled_inside;
 	struct fast_thread threads[FAST_THREADS];
 	size_t nthreads;
+	/* The readable ranges' table (readable.h): its sequence word as
+	 * last written, the recorder's misses as last seen, when they may
+	 * make it read /proc again and how long after that, a hash of the
+	 * table written, and the pages where a direct copy faulted. */
+	uint64_t range_seq;
+	uint64_t range_misses;
+	uint64_t ranges_next, ranges_wait;
+	uint64_t ranges_sum;
+	uint64_t bad[FAST_BAD];
+	unsigned nbad;
 	/* By function index: the stub (its breakpoint's address), its GOT
 	 * slot and what the slot held. */
 	uint64_t stub[FAST_NFUNC];
@@ -91,6 +110,8 @@ static bool enabled;
 static struct lens_limits limits;
 static unsigned char *ring_copy; /* FAST_RING bytes */
 static unsigned long misses, handed_over;
+/* Faults of direct copies, and readings of /proc/PID/maps for them. */
+static unsigned long copy_faults, range_reads;
 /* fast_settle waits for records being written (not with -S). */
 static bool settle;
 /* For -D 1 (and testsuite/budget): records shown, and the drainer
@@ -200,6 +221,7 @@ bool fast_init(const struct options *o)
 	clock_point();
 	enabled = true;
 	tracee_trace_exits(true);
+	tracee_set_fault_hook(fast_fault);
 	return true;
 }
 
@@ -247,6 +269,104 @@ static uint64_t shared_at(const struct fastrec *f)
 
 #define SHARED_FIELD(f, field) \
 	(shared_at(f) + offsetof(struct rec_shared, field))
+
+/* ---- the readable ranges ---- */
+
+static struct rec_range range_buf[REC_NRANGE];
+
+static uint64_t ranges_hash(const struct rec_range *r, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < n; i++)
+		h = ((h ^ r[i].lo) * 0x100000001b3ull ^ r[i].hi) *
+		    0x100000001b3ull;
+	return h ^ n;
+}
+
+/* Write the table of the recorder F in the process of MEMFD as the
+ * recorder reads it (ring.h): the sequence word odd, the N entries of R
+ * and their count, the word even.  A write that fails leaves the word
+ * odd: every copy then goes by system call. */
+static void ranges_write(int memfd, struct fastrec *f,
+			 const struct rec_range *r, uint64_t n)
+{
+	uint64_t seq = (f->range_seq + 1) | 1;
+	if (mem_write(memfd, SHARED_FIELD(f, range_seq), &seq, sizeof(seq)))
+		return;
+	f->range_seq = seq;
+	if ((n && mem_write(memfd, f->base + f->l.ranges, r, n * sizeof(*r))) ||
+	    mem_write(memfd, SHARED_FIELD(f, nrange), &n, sizeof(n)))
+		return;
+	seq++;
+	if (mem_write(memfd, SHARED_FIELD(f, range_seq), &seq, sizeof(seq)) ==
+	    0)
+		f->range_seq = seq;
+}
+
+/* Read P's mappings into its recorder's table (P is stopped, or its
+ * copies race with the write harmlessly: ring.h). */
+static void ranges_refresh(struct process *p, struct fastrec *f)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)p->pid);
+	FILE *m = fopen(path, "re");
+	if (!m)
+		return;
+	long n = readable_ranges(m, range_buf, REC_NRANGE, f->base,
+				 f->base + f->l.size, f->bad,
+				 f->nbad < FAST_BAD ? f->nbad : FAST_BAD);
+	fclose(m);
+	range_reads++;
+	if (n < 0)
+		return;
+	uint64_t sum = ranges_hash(range_buf, (size_t)n);
+	bool same = f->range_seq && !(f->range_seq & 1) && sum == f->ranges_sum;
+	f->ranges_wait = same ? 2 * f->ranges_wait : FAST_RANGES_WAIT;
+	if (f->ranges_wait > FAST_RANGES_SLOW)
+		f->ranges_wait = FAST_RANGES_SLOW;
+	f->ranges_next = mono_ns() + f->ranges_wait;
+	if (same)
+		return;
+	f->ranges_sum = sum;
+	ranges_write(p->memfd, f, range_buf, (uint64_t)n);
+	debug_msg(DEBUG_GENERAL, "--fast: process %d: %ld readable ranges",
+		  (int)p->pid, n);
+}
+
+/* At a drain: the recorder's count of copies the table missed is
+ * MISSES; a new mapping, most likely, to read in. */
+static void ranges_check(struct process *p, struct fastrec *f,
+			 uint64_t misses_now)
+{
+	if (misses_now == f->range_misses || mono_ns() < f->ranges_next)
+		return;
+	f->range_misses = misses_now;
+	ranges_refresh(p, f);
+}
+
+bool fast_fault(struct task *t, int sig)
+{
+	struct process *p = enabled && t->proc ? process_mem(t->proc) : NULL;
+	struct fastrec *f = mapped(p);
+	struct arch_regs r;
+	uint64_t addr;
+	if (!f || (sig != SIGSEGV && sig != SIGBUS) ||
+	    tracee_get_regs(t->tid, &r) ||
+	    arch_ip(&r) != f->base + f->l.blob + rec_blob_copy_insn ||
+	    !tracee_faulted(t->tid, &addr))
+		return false;
+	arch_set_ip(&r, f->base + f->l.blob + rec_blob_copy_fixup);
+	if (tracee_set_regs(t->tid, &r))
+		return false;
+	copy_faults++;
+	f->bad[f->nbad++ % FAST_BAD] = addr & ~4095ull;
+	debug_msg(DEBUG_GENERAL,
+		  "--fast: thread %d: a direct copy faulted at %#llx (%s)",
+		  (int)t->tid, (unsigned long long)addr,
+		  sig == SIGSEGV ? "SIGSEGV" : "SIGBUS");
+	ranges_refresh(p, f);
+	return true;
+}
 
 /* ---- threads ---- */
 
@@ -429,10 +549,11 @@ static uint64_t drop_all(struct process *p, struct fastrec *f, uint64_t head)
 static uint64_t drain(struct process *p)
 {
 	struct fastrec *f = mapped(p);
-	uint64_t head;
-	if (!f ||
-	    remote_read(p->pid, SHARED_FIELD(f, head), &head, sizeof(head)))
+	uint64_t w[2]; /* head, range_misses */
+	if (!f || remote_read(p->pid, SHARED_FIELD(f, head), w, sizeof(w)))
 		return 0;
+	uint64_t head = w[0];
+	ranges_check(p, f, w[1]);
 	if (f->broken)
 		return drop_all(p, f, head);
 	uint64_t size = f->l.ring, tail = f->tail;
@@ -578,6 +699,7 @@ static int setup(struct task *t, struct fastrec *f,
 	if (mem_write(p->memfd, f->base, img, code + sizeof(struct rec_shared)))
 		goto err_img;
 	free(img);
+	ranges_refresh(p, f);
 	debug_msg(DEBUG_GENERAL, "--fast: recorder of %d at %#llx, %llu bytes",
 		  (int)p->pid, (unsigned long long)f->base,
 		  (unsigned long long)f->l.size);
@@ -1013,6 +1135,8 @@ void fast_fork(struct process *child, const struct process *parent)
 	struct task *t = task_lookup(child->pid);
 	if (t && keep)
 		fast_learn(t, &r);
+	/* Mappings made MADV_DONTFORK are not the child's. */
+	ranges_refresh(child, f);
 }
 
 void fast_release_child(int memfd, pid_t pid, const struct process *parent)
@@ -1024,6 +1148,11 @@ void fast_release_child(int memfd, pid_t pid, const struct process *parent)
 		(void)mem_write(memfd, f->got[i], &f->target[i],
 				sizeof(f->target[i]));
 	child_ring(f, pid, memfd);
+	/* No tracer will fix a fault of the child's copies (its hooked
+	 * returns still run the recorder): an odd sequence word for good,
+	 * so that they all go by system call. */
+	uint64_t seq = f->range_seq | 1;
+	(void)mem_write(memfd, SHARED_FIELD(f, range_seq), &seq, sizeof(seq));
 }
 
 /* Put back the return addresses that the hooked calls of slot AT still
@@ -1187,9 +1316,11 @@ void fast_stop(void)
 			  "fetch plans' copies; those arguments may show less "
 			  "than in ptrace mode",
 			  misses);
-	debug_msg(
-		DEBUG_GENERAL,
-		"--fast: %lu functions recorded, %lu records shown; the "
-		"drainer thread: %lu drains, %lu sleeps and memory system calls",
-		handed_over, records, thread_drains, thread_syscalls);
+	debug_msg(DEBUG_GENERAL,
+		  "--fast: %lu functions recorded, %lu records shown; the "
+		  "drainer thread: %lu drains, %lu sleeps and memory system "
+		  "calls; %lu readings of the readable ranges, %lu direct "
+		  "copies faulted",
+		  handed_over, records, thread_drains, thread_syscalls,
+		  range_reads, copy_faults);
 }

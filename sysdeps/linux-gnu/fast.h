@@ -45,6 +45,13 @@ void fast_select(struct process *p, struct library *l,
 void fast_unwinding(struct task *t, struct memsrc *m,
 		    const struct arch_regs *regs);
 
+/* T is in a signal-delivery stop of SIG: true when that was a fault of
+ * a recorder's direct copy, which the tracer fixed (T's IP moved to the
+ * copy's way out, the copy short); T must then be resumed without the
+ * signal, which is not the program's.  The faulting page is kept out of
+ * the recorder's readable ranges from then on. */
+bool fast_fault(struct task *t, int sig);
+
 /* T, a thread found at attach, is stopped: with --fast, learn its TLS
  * pointer (one GETREGS), which names its records. */
 void fast_stopped(struct task *t);

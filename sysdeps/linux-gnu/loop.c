@@ -494,6 +494,8 @@ static void on_stop(struct task *t, const struct tracee_event *ev)
 	case TRACEE_SIGNAL:
 		if (ev->sig == SIGTRAP && on_trap(t))
 			after_trap(t);
+		else if (fast_fault(t, ev->sig))
+			tracee_resume(t, 0);
 		else
 			on_signal(t, ev->sig);
 		break;

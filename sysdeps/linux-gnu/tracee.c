@@ -147,6 +147,17 @@ bool tracee_trapped(pid_t tid)
 	       si.si_signo == SIGTRAP && si.si_code == SI_KERNEL;
 }
 
+bool tracee_faulted(pid_t tid, uint64_t *addr)
+{
+	siginfo_t si;
+	if (ptrace(PTRACE_GETSIGINFO, tid, NULL, &si) == -1 ||
+	    (si.si_signo != SIGSEGV && si.si_signo != SIGBUS) ||
+	    si.si_code <= 0)
+		return false;
+	*addr = (uint64_t)(uintptr_t)si.si_addr;
+	return true;
+}
+
 int tracee_get_regs(pid_t tid, struct arch_regs *r)
 {
 	return REQUEST(PTRACE_GETREGS, tid, 0, &r->r);
@@ -270,6 +281,13 @@ static void trap_reblock(pid_t tid, const struct trapmask *m)
 			     &m->saved);
 }
 
+static bool (*fault_hook)(struct task *t, int sig);
+
+void tracee_set_fault_hook(bool (*hook)(struct task *t, int sig))
+{
+	fault_hook = hook;
+}
+
 /* Wait for T's SIGTRAP; after any other stop, resume it as it was: by
  * PTRACE_SINGLESTEP when STEP (a continue would run it past the step,
  * into code whose breakpoint traps would then go unhandled), else by
@@ -285,7 +303,8 @@ static int wait_trap(struct task *t, bool step)
 		if (ev.kind == TRACEE_SIGNAL && ev.sig == SIGTRAP &&
 		    !sent_trap(t->tid))
 			return 0;
-		if (ev.kind == TRACEE_SIGNAL)
+		if (ev.kind == TRACEE_SIGNAL &&
+		    !(fault_hook && fault_hook(t, ev.sig)))
 			tracee_set_pending_signal(t, ev.sig);
 		int rc = step ? tracee_step(t->tid) : tracee_cont(t->tid, 0);
 		if (rc)

@@ -94,6 +94,14 @@ void tracee_detach(pid_t tid, int sig);
  * int3 raises (PTRACE_GETSIGINFO: SIGTRAP from the kernel), not in the
  * stop of an interrupt, a step or another signal. */
 bool tracee_trapped(pid_t tid);
+/* Whether TID is in the signal-delivery stop of a fault of its own
+ * (SIGSEGV or SIGBUS the kernel raised: si_code > 0, not a kill); its
+ * address into *ADDR. */
+bool tracee_faulted(pid_t tid, uint64_t *addr);
+/* HOOK(T, SIG), at a signal-delivery stop that tracee_wait_trap meets:
+ * true when it made the signal go away (the IP moved past a fault of
+ * the tracer's own making, --fast's), which is then not kept. */
+void tracee_set_fault_hook(bool (*hook)(struct task *t, int sig));
 /* ON (-S): tracee_resume stops the tracee at each system call's entry
  * and exit (PTRACE_SYSCALL).  Off by default: without -S no resume asks
  * for syscall-stops, so none happens.  The other resumes here (steps,
@@ -112,7 +120,7 @@ int tracee_get_fpregs(pid_t tid, struct arch_fpregs *f);
 
 /* Wait for T alone until it stops with SIGTRAP (after an injected
  * syscall or a step).  A signal that arrives first is kept for delivery
- * at the next resume.  Returns 0, -ESRCH if T ended (that end is then
+ * at the next resume, unless the fault hook took it.  Returns 0, -ESRCH if T ended (that end is then
  * not reported again), or the error of a resume that failed. */
 int tracee_wait_trap(struct task *t);
 /* Single-step T and wait until the step's SIGTRAP.  A signal that stops

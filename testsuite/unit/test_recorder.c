@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "readable.h"
 #include "recorder/plan.h"
 #include "recorder/planrun.h"
 #include "recorder/recblob.h"
@@ -854,10 +855,13 @@ static void test_longjmp(struct recmap *m)
 
 #define THREAD_CALLS 20000
 
+static pthread_barrier_t threads_go;
+
 static void *thread_main(void *arg)
 {
 	char s[32];
 	snprintf(s, sizeof(s), "thread %ld", (long)arg);
+	pthread_barrier_wait(&threads_go);
 	for (int k = 0; k < THREAD_CALLS; k++) {
 		if (CALL(F_STRLEN, size_t(*)(const char *), s) != strlen(s))
 			FAIL("thread strlen");
@@ -871,8 +875,37 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
+/* The table as the tracer writes it (ring.h): the sequence word odd,
+ * the entries, the word even. */
+static void set_ranges(struct recmap *m, const struct rec_range *r, uint64_t n)
+{
+	struct rec_range *t = (struct rec_range *)(m->base + m->l.ranges);
+	m->sh->range_seq++;
+	__asm__ volatile("" ::: "memory");
+	memcpy(t, r, n * sizeof(*r));
+	m->sh->nrange = n;
+	__asm__ volatile("" ::: "memory");
+	m->sh->range_seq++;
+}
+
+/* The table of this process's plain mappings, as the tracer reads it. */
+static void self_ranges(struct recmap *m)
+{
+	static struct rec_range r[REC_NRANGE];
+	FILE *f = fopen("/proc/self/maps", "re");
+	long n = f ? readable_ranges(f, r, REC_NRANGE, (uint64_t)m->base,
+				     (uint64_t)m->base + m->l.size, NULL, 0) :
+		     -1;
+	if (f)
+		fclose(f);
+	CHECK(n > 0);
+	set_ranges(m, r, n > 0 ? (uint64_t)n : 0);
+}
+
 /* Threads at once through a small ring: it fills again and again, the
- * SIGTRAP handler drains it, and no record is lost. */
+ * SIGTRAP handler drains it, and no record is lost.  PLAN 2: with the
+ * plans, copying directly (the table read once the threads' stacks are
+ * mapped). */
 static void test_threads(struct recmap *m, int plan)
 {
 	cur = m;
@@ -893,11 +926,21 @@ static void test_threads(struct recmap *m, int plan)
 		rec_plan(m, F_ADD8, stack, 2);
 	}
 	pthread_t t[NTHREAD];
+	pthread_barrier_init(&threads_go, NULL, NTHREAD + 1);
 	for (long i = 0; i < NTHREAD; i++)
 		pthread_create(&t[i], NULL, thread_main, (void *)i);
+	if (plan == 2)
+		self_ranges(m);
+	pthread_barrier_wait(&threads_go);
 	for (int i = 0; i < NTHREAD; i++)
 		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&threads_go);
 	check_drained("threads");
+	/* Directly, no copy missed the table; else every copy did. */
+	CHECK(plan == 2 ? m->sh->range_misses == 0 :
+			  m->sh->range_misses ==
+				  (plan ? 2ull * NTHREAD * THREAD_CALLS : 0),
+	      "%lu copies missed the table", m->sh->range_misses);
 	CHECK(seen.nthread == NTHREAD);
 	CHECK(seen.calls[F_STRLEN] == NTHREAD * THREAD_CALLS &&
 		      seen.returns[F_STRLEN] == NTHREAD * THREAD_CALLS &&
@@ -907,8 +950,117 @@ static void test_threads(struct recmap *m, int plan)
 	      seen.returns[F_STRLEN], seen.calls[F_ADD8], seen.returns[F_ADD8]);
 	CHECK(seen.full_traps > 0 && m->sh->unhooked == 0);
 	printf("threads%s: %lu records, %lu full-ring traps, %lu pads\n",
-	       plan ? " (plans)" : "", seen.records, seen.full_traps,
-	       seen.pads);
+	       plan == 2 ? " (plans, direct)" :
+	       plan	 ? " (plans)" :
+			   "",
+	       seen.records, seen.full_traps, seen.pads);
+	memset(m->plans, 0, PAGE);
+	all_functions(m, REC_FN_RETURNS);
+}
+
+/* The tracer's side of a fault in a direct copy (ring.h, "Readable
+ * ranges"): the thread goes on at rec_blob_copy_fixup, without the
+ * signal. */
+static volatile int copy_faults;
+
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+	greg_t *g = ((ucontext_t *)uc)->uc_mcontext.gregs;
+	uint64_t insn = (uint64_t)cur->blob + rec_blob_copy_insn;
+	if (si->si_code <= 0 || (uint64_t)g[REG_RIP] != insn) {
+		FAIL("signal %d at %llx", sig, (unsigned long long)g[REG_RIP]);
+		abort();
+	}
+	g[REG_RIP] = (greg_t)((uint64_t)cur->blob + rec_blob_copy_fixup);
+	copy_faults++;
+}
+
+/* probe's call, whose plan copies the string at P: its chunk into *C,
+ * its first bytes into DATA (64), with the ring emptied and the table
+ * set to R[0..N) first (TABLE false: left empty). */
+static void probe_chunk(struct recmap *m, const char *p, int table,
+			const struct rec_range *r, uint64_t n,
+			struct plan_chunk *c, char *data)
+{
+	rec_reset(m, RING_MAX);
+	if (table)
+		set_ranges(m, r, n);
+	CALL(F_PROBE, uint64_t(*)(const char *), p);
+	drain();
+	const struct rec_call *rc = (const void *)m->data;
+	CHECK(rc->h.type == REC_CALL && rc->func == F_PROBE &&
+	      rc->used >= sizeof(*c));
+	memcpy(c, rc + 1, sizeof(*c));
+	memset(data, 0, 64);
+	memcpy(data, (const struct plan_chunk *)(rc + 1) + 1,
+	       c->len < 64 ? c->len : 64);
+	check_drained("direct");
+}
+
+/* Copies the table says can be read are made directly; a fault there
+ * (memory gone since the table was read) makes a short chunk, as a
+ * system call would; outside the table, and while the tracer writes it,
+ * copies go by system call, and those that read something are counted
+ * as misses of the table. */
+static void test_direct(struct recmap *m)
+{
+	cur = m;
+	rec_reset(m, RING_MAX);
+	all_functions(m, REC_FN_RETURNS);
+	static const struct plan_op cstr[] = {
+		{ .op = PLAN_ARG, .dst = 0, .a = 0 },
+		{ .op = PLAN_CSTR, .src = 0, .a = 64 },
+		{ .op = PLAN_END },
+	};
+	char *pg = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (pg == MAP_FAILED || mprotect(pg + 2 * PAGE, PAGE, PROT_NONE)) {
+		FAIL("mapping the pages");
+		return;
+	}
+	struct sigaction sa = { .sa_sigaction = on_fault,
+				.sa_flags = SA_SIGINFO },
+			 old;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, &old);
+	strcpy(pg + 100, "in the table");
+	memset(pg + 2 * PAGE - 10, 'x', 10);
+	strcpy(pg + PAGE - 4, "abcdefgh");
+	/* The last page is in the table, but not readable (any more). */
+	struct rec_range all = { (uint64_t)pg, (uint64_t)pg + 3 * PAGE };
+	struct rec_range first = { (uint64_t)pg, (uint64_t)pg + PAGE };
+	struct plan_chunk c;
+	char d[64];
+	rec_plan(m, F_PROBE, cstr, 3);
+	probe_chunk(m, pg + 100, 1, &all, 1, &c, d);
+	CHECK(c.len == 13 && c.wanted == 13 && !strcmp(d, "in the table") &&
+	      m->sh->range_misses == 0 && copy_faults == 0);
+	probe_chunk(m, pg + 2 * PAGE - 10, 1, &all, 1, &c, d);
+	CHECK(c.len == 10 && c.wanted == 64 && !memcmp(d, "xxxxxxxxxx", 10) &&
+		      m->sh->range_misses == 0 && copy_faults == 1,
+	      "len %u wanted %#x misses %lu faults %d", c.len, c.wanted,
+	      m->sh->range_misses, copy_faults);
+	/* The same by system call: no table, or one being written. */
+	probe_chunk(m, pg + 2 * PAGE - 10, 0, NULL, 0, &c, d);
+	CHECK(c.len == 10 && c.wanted == 64 && m->sh->range_misses == 1);
+	probe_chunk(m, pg + 100, 0, NULL, 0, &c, d);
+	CHECK(c.len == 13 && !strcmp(d, "in the table") &&
+	      m->sh->range_misses == 1);
+	rec_reset(m, RING_MAX);
+	set_ranges(m, &all, 1);
+	m->sh->range_seq++;
+	CALL(F_PROBE, uint64_t(*)(const char *), pg + 100);
+	CHECK(m->sh->range_misses == 1 && copy_faults == 1);
+	check_drained("direct, table being written");
+	/* A string that runs past its range: the rest by system call. */
+	probe_chunk(m, pg + PAGE - 4, 1, &first, 1, &c, d);
+	CHECK(c.len == 9 && !strcmp(d, "abcdefgh") && m->sh->range_misses == 1);
+	/* Nothing to read there: neither a fault nor a miss. */
+	probe_chunk(m, (const char *)16, 1, &all, 1, &c, d);
+	CHECK(c.len == 0 && c.wanted == 64 && m->sh->range_misses == 0 &&
+	      copy_faults == 1);
+	sigaction(SIGSEGV, &old, NULL);
+	munmap(pg, 3 * PAGE);
 	memset(m->plans, 0, PAGE);
 	all_functions(m, REC_FN_RETURNS);
 }
@@ -971,6 +1123,9 @@ static double cpu_now(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* ns_per_call with the table of readable ranges set. */
+static int direct_runs;
+
 /* CPU ns per strlen call made through GOT slot F, with the recorder's
  * OPTIONS (the median of 5 runs). */
 static double ns_per_call(int f, int n, uint64_t options)
@@ -980,6 +1135,8 @@ static double ns_per_call(int f, int n, uint64_t options)
 	for (int r = 0; r < 5; r++) {
 		rec_reset(cur, 1UL << 20);
 		cur->sh->options = options;
+		if (direct_runs)
+			self_ranges(cur);
 		double t0 = cpu_now();
 		for (int k = 0; k < n; k++)
 			CALL(f, size_t(*)(const char *), s);
@@ -1013,9 +1170,13 @@ static void measure(struct recmap *m)
 	double both = ns_per_call(F_STRLEN, n, REC_OPT_TSC);
 	rec_plan(m, F_STRLEN, cstr, 3);
 	double plan = ns_per_call(F_STRLEN, n, REC_OPT_TSC);
+	direct_runs = 1;
+	double direct = ns_per_call(F_STRLEN, n, REC_OPT_TSC);
+	direct_runs = 0;
 	printf("strlen, CPU ns per call: untraced %.1f, entry only %.1f, "
-	       "entry+return %.1f, entry+return+CSTR plan %.1f\n",
-	       base, entry, both, plan);
+	       "entry+return %.1f, entry+return+CSTR plan %.1f (copied "
+	       "directly: %.1f)\n",
+	       base, entry, both, plan, direct);
 	/* The same without time stamps. */
 	m->ftab[F_STRLEN].plan = 0;
 	rec_func(m, F_STRLEN, (void *)strlen, 0);
@@ -1108,8 +1269,10 @@ int main(void)
 	test_rplan(&a);
 	test_lost(&a);
 	test_longjmp(&a);
+	test_direct(&a);
 	test_threads(&a, 0);
 	test_threads(&a, 1);
+	test_threads(&a, 2);
 	test_signals(&a);
 	measure(&a);
 	return check_exit();

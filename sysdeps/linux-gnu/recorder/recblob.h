@@ -25,6 +25,11 @@ extern const uint64_t rec_blob_trap_sync;
 /* The int3 of a return with no shadow entry (recentry.S says what the
  * tracer does there). */
 extern const uint64_t rec_blob_trap_lost;
+/* The direct copy's instruction: a SIGSEGV or SIGBUS a fault raises
+ * there (si_code > 0) is the recorder's, and the thread resumes at
+ * rec_blob_copy_fixup, without the signal (ring.h, "Readable ranges"). */
+extern const uint64_t rec_blob_copy_insn;
+extern const uint64_t rec_blob_copy_fixup;
 /* The RW part: struct rec_shared (ring.h), page-aligned. */
 extern const uint64_t rec_blob_rw;
 

@@ -40,7 +40,9 @@ int rec_layout_init(struct rec_layout *l, uint32_t nfunc, uint64_t plan_bytes,
 	l->ftab = l->rw + page_up(sizeof(struct rec_shared));
 	l->plans = l->ftab + page_up((uint64_t)nfunc * sizeof(struct rec_func));
 	l->shadow = l->plans + page_up(plan_bytes);
-	l->data = l->shadow + page_up((uint64_t)nslot * rec_shadow_size(depth));
+	l->ranges =
+		l->shadow + page_up((uint64_t)nslot * rec_shadow_size(depth));
+	l->data = l->ranges + page_up(REC_NRANGE * sizeof(struct rec_range));
 	l->size = l->data + ring;
 	return 0;
 }
@@ -62,4 +64,6 @@ void rec_shared_init(struct rec_shared *s, const struct rec_layout *l,
 	s->max_record = rec_max_record(l);
 	s->stack_span = STACK_SPAN;
 	s->options = REC_OPT_TSC;
+	s->ranges = base + l->ranges;
+	s->nrange_max = REC_NRANGE;
 }

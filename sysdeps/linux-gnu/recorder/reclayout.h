@@ -2,7 +2,7 @@
  * "The recorder"): one region of the traced process,
  *
  *	[trampolines][blob][RW: rec_shared | function table | plans |
- *			    shadow slots | ring data]
+ *			    shadow slots | readable ranges | ring data]
  *
  * the first two read and execute, the rest read and write.  The blob
  * finds the RW part at rec_blob_rw from its start; the trampolines jump
@@ -14,6 +14,11 @@
 
 #include "recorder/ring.h"
 
+/* Entries of the readable ranges' table (ring.h): a process with more
+ * plain mappings than this, once adjacent ones are merged, has its
+ * largest in the table. */
+#define REC_NRANGE 4096
+
 /* Offsets from the region's start, and sizes. */
 struct rec_layout {
 	uint32_t nfunc, nslot, depth;
@@ -24,6 +29,7 @@ struct rec_layout {
 	uint64_t ftab;	 /* struct rec_func[nfunc] */
 	uint64_t plans;	 /* PLAN_BYTES for the plans */
 	uint64_t shadow; /* nslot slots of depth entries */
+	uint64_t ranges; /* struct rec_range[REC_NRANGE] */
 	uint64_t data;	 /* the ring's data */
 	uint64_t size;	 /* the whole region */
 };
@@ -35,12 +41,13 @@ struct rec_layout {
 int rec_layout_init(struct rec_layout *l, uint32_t nfunc, uint64_t plan_bytes,
 		    uint32_t nslot, uint32_t depth, uint64_t ring);
 
-/* Fill S, the configuration of the region L at BASE in process PID
- * (max_record a quarter of the ring, at most 64 KiB; stack_span 8 MiB;
- * time stamps on); the counters, head and tail start at 0. */
 /* The largest record of a ring laid out as L (rec_shared.max_record): a
  * call whose plan's bound is larger would have its copies cut. */
 uint64_t rec_max_record(const struct rec_layout *l);
+/* Fill S, the configuration of the region L at BASE in process PID
+ * (max_record a quarter of the ring, at most 64 KiB; stack_span 8 MiB;
+ * time stamps on; the readable ranges' table empty: every copy by system
+ * call); the counters, head and tail start at 0. */
 void rec_shared_init(struct rec_shared *s, const struct rec_layout *l,
 		     uint64_t base, uint64_t pid);
 

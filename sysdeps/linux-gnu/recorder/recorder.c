@@ -26,6 +26,7 @@ void rec_trap_full(void);
 void rec_trap_sync(struct rec_hdr *h);
 uint64_t rec_enter(struct rec_frame *f);
 uint64_t rec_leave(struct rec_rframe *f);
+uint64_t rec_copy(void *dst, const void *src, uint64_t n);
 void *memcpy(void *dst, const void *src, size_t n);
 void *memset(void *dst, int c, size_t n);
 
@@ -263,13 +264,13 @@ static int shadow_pop(struct rec_shared *s, struct rec_shadow *sh, uint64_t sp,
 	}
 }
 
-/* The plan's copy primitive: the recorder reads its own process's
- * memory with process_vm_readv, so a bad address fails with EFAULT
- * instead of faulting.  The pid is the tracer's word (a fork's child
- * gets its own from the tracer before it runs). */
-static uint64_t copy_mem(void *ctx, uint64_t addr, void *dst, uint64_t len)
+/* A copy by system call: the recorder reads its own process's memory
+ * with process_vm_readv, so a bad address fails with EFAULT instead of
+ * faulting.  The pid is the tracer's word (a fork's child gets its own
+ * from the tracer before it runs). */
+static uint64_t copy_sys(const struct rec_shared *s, uint64_t addr, void *dst,
+			 uint64_t len)
 {
-	const struct rec_shared *s = ctx;
 	long pid = (long)s->pid;
 	if (!pid)
 		pid = rec_syscall6(REC_SYS_GETPID, 0, 0, 0, 0, 0, 0);
@@ -278,6 +279,55 @@ static uint64_t copy_mem(void *ctx, uint64_t addr, void *dst, uint64_t len)
 	long n = rec_syscall6(REC_SYS_VM_READV, pid, (long)local, 1,
 			      (long)remote, 1, 0);
 	return n > 0 ? (uint64_t)n : 0;
+}
+
+/* The bytes at ADDR, at most LEN, that one range of the readable ranges'
+ * table holds (ring.h); 0 when none does, or while the tracer writes the
+ * table.  A lookup that raced with a write is thrown away by the
+ * sequence word; the search itself stays within the table's bounds
+ * whatever it reads. */
+static uint64_t direct_room(const struct rec_shared *s, uint64_t addr,
+			    uint64_t len)
+{
+	uint64_t seq = __atomic_load_n(&s->range_seq, __ATOMIC_ACQUIRE);
+	uint64_t n = __atomic_load_n(&s->nrange, __ATOMIC_RELAXED);
+	if ((seq & 1) || n > s->nrange_max)
+		return 0;
+	const struct rec_range *r = (const struct rec_range *)s->ranges;
+	uint64_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (r[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return 0;
+	uint64_t a = r[lo - 1].lo, b = r[lo - 1].hi;
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&s->range_seq, __ATOMIC_RELAXED) != seq ||
+	    addr < a || addr >= b)
+		return 0;
+	return plan_min(len, b - addr);
+}
+
+/* The plan's copy primitive: directly where the table says the memory
+ * can be read (a fault there all the same is the tracer's to fix, and
+ * makes the copy short), else, and past the range's end, by system
+ * call.  A system call that could read what the table left out tells
+ * the tracer its table misses a mapping. */
+static uint64_t copy_mem(void *ctx, uint64_t addr, void *dst, uint64_t len)
+{
+	struct rec_shared *s = ctx;
+	uint64_t n = direct_room(s, addr, len);
+	uint64_t got = n ? rec_copy(dst, (const void *)addr, n) : 0;
+	if (got < n || got == len)
+		return got;
+	uint64_t more = copy_sys(s, addr + got, (char *)dst + got, len - got);
+	if (more)
+		__atomic_fetch_add(&s->range_misses, 1, __ATOMIC_RELAXED);
+	return got + more;
 }
 
 /* A record being written: in the ring at POS (LEN bytes reserved), or

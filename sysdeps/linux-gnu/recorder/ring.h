@@ -39,7 +39,19 @@
  * REC_SYNC_ROOM bytes) and executes the int3 at rec_blob_trap_sync with
  * the record's address in rdi.  The tracer drains the ring, reads that
  * record and resumes.  Its position is REC_SYNC_BIT | n (n counts such
- * records), in no lap; a return record names it as any other. */
+ * records), in no lap; a return record names it as any other.
+ *
+ * Readable ranges: the plans' copies read the program's memory directly
+ * where the tracer's table (RANGES, NRANGE entries, sorted, disjoint)
+ * says it is plain memory the process can read, else with
+ * process_vm_readv.  The tracer writes the table under a sequence word:
+ * RANGE_SEQ odd while it writes, then even and higher; a reader that
+ * sees it odd, or changed after its lookup, copies with the system call.
+ * A direct copy is rec_copy's one instruction at rec_blob_copy_insn
+ * (recblob.h): should the memory have gone since the table was read,
+ * its SIGSEGV or SIGBUS stops the thread there, and the tracer resumes
+ * it at rec_blob_copy_fixup instead of delivering the signal; the copy
+ * is then short, as at unreadable memory. */
 #ifndef LTRACE_RECORDER_RING_H
 #define LTRACE_RECORDER_RING_H
 
@@ -47,7 +59,7 @@
 
 /* "LTRREC01": a struct rec_shared the tracer filled. */
 #define REC_MAGIC 0x313043455252544cull
-#define REC_VERSION 2
+#define REC_VERSION 3
 
 #define REC_ALIGN 16
 /* The chunks' room in a synchronous record (on the writer's stack). */
@@ -195,6 +207,12 @@ struct rec_shadow {
 	(sizeof(struct rec_shadow) + \
 	 (uint64_t)(depth) * sizeof(struct rec_shadow_entry))
 
+/* A readable range of the program's memory: [lo, hi). */
+struct rec_range {
+	uint64_t lo;
+	uint64_t hi;
+};
+
 /* rec_shared.options: REC_OPT_TSC, records carry rdtsc (else 0: the
  * tracer shows no time, no -t, -r, -T or -c). */
 #define REC_OPT_TSC 1
@@ -218,10 +236,16 @@ struct rec_shared {
 	 * another stack (a sigaltstack), not an unwinding of it. */
 	uint64_t stack_span;
 	uint64_t options; /* REC_OPT_* */
-	uint64_t pad0[3];
+	uint64_t ranges;  /* address of struct rec_range[nrange_max] */
+	uint64_t nrange_max;
+	uint64_t pad0;
 
 	/* Written by the recorder. */
 	uint64_t head __attribute__((aligned(64)));
+	/* Copies outside the readable ranges that process_vm_readv could
+	 * make (some of it): the table misses a mapping.  Next to HEAD,
+	 * which the tracer reads at every drain. */
+	uint64_t range_misses;
 	uint64_t records;    /* records committed, pads excluded */
 	uint64_t full_traps; /* int3s at rec_blob_trap_full */
 	uint64_t unhooked;   /* wanted returns not hooked (REC_CALL_NOSLOT) */
@@ -232,7 +256,9 @@ struct rec_shared {
 
 	/* Written by the tracer. */
 	uint64_t tail __attribute__((aligned(64)));
-	uint64_t pad2[7];
+	uint64_t range_seq; /* odd while the table is written */
+	uint64_t nrange;    /* entries of the table in use */
+	uint64_t pad2[5];
 };
 
 #endif

@@ -81,6 +81,34 @@ rec_return:
 	jmp	rec_trap_lost
 	.size	rec_return, . - rec_return
 
+/* uint64_t rec_copy(void *dst, const void *src, uint64_t n): copy N
+ * bytes of the program's memory that the readable ranges' table says
+ * can be read (ring.h); returns the bytes copied.  Should SRC fault all
+ * the same (unmapped since the tracer read /proc/PID/maps), the thread
+ * stops with SIGSEGV or SIGBUS at rec_copy_insn, and the tracer resumes
+ * it at rec_copy_fixup: a rep movsb stopped by a fault has copied
+ * n - rcx bytes (the registers say how far it got), which is the
+ * return.  rdx keeps N; the psABI has the direction flag clear. */
+	.globl	rec_copy
+	.hidden	rec_copy
+	.type	rec_copy, @function
+	.p2align 4
+rec_copy:
+	mov	%rdx, %rcx
+	.globl	rec_copy_insn
+	.hidden	rec_copy_insn
+rec_copy_insn:
+	rep movsb
+	mov	%rdx, %rax
+	ret
+	.globl	rec_copy_fixup
+	.hidden	rec_copy_fixup
+rec_copy_fixup:
+	mov	%rdx, %rax
+	sub	%rcx, %rax
+	ret
+	.size	rec_copy, . - rec_copy
+
 /* The ring is full: the tracer drains it at this SIGTRAP (the IP is
  * rec_trap_full + 1) and resumes; the writer then tries again. */
 	.globl	rec_trap_full
