@@ -14,6 +14,7 @@
 #include "memsrc.h"
 #include "output.h"
 #include "proc.h"
+#include "unwlib.h"
 #include "xmalloc.h"
 
 /* ---- one libunwind address space per process ---- */
@@ -28,6 +29,8 @@ struct space {
 };
 
 static struct space *spaces;
+/* libunwind, once a backtrace has loaded it. */
+static const struct unwlib *U;
 
 /* A page of stack, for the prefetch of the frames. */
 #define STACK_PAGE 4096
@@ -104,13 +107,11 @@ static int get_proc_name(unw_addr_space_t as, unw_word_t addr, char *buf,
 	return -UNW_ENOINFO;
 }
 
-/* Finding an address's unwind table is libunwind's ptrace helpers' job:
- * they read /proc/PID/maps and map the object's file, and read the table
- * in the tracee through access_mem.  ARG is the UPT state. */
+/* Finding an address's unwind table is libunwind's ptrace helpers' job
+ * (set when libunwind is loaded): they read /proc/PID/maps and map the
+ * object's file, and read the table in the tracee through access_mem.
+ * ARG is the UPT state. */
 static unw_accessors_t accessors = {
-	.find_proc_info = _UPT_find_proc_info,
-	.put_unwind_info = _UPT_put_unwind_info,
-	.get_dyn_info_list_addr = _UPT_get_dyn_info_list_addr,
 	.access_mem = access_mem,
 	.access_reg = access_reg,
 	.access_fpreg = access_fpreg,
@@ -146,8 +147,8 @@ static void sweep_spaces(void)
 			continue;
 		}
 		*sp = s->next;
-		unw_destroy_addr_space(s->as);
-		_UPT_destroy(s->upt);
+		U->destroy_addr_space(s->as);
+		U->upt_destroy(s->upt);
 		free(s);
 	}
 }
@@ -155,7 +156,7 @@ static void sweep_spaces(void)
 /* libunwind's ptrace helpers' state for process PID. */
 static void *upt_new(pid_t pid)
 {
-	void *upt = _UPT_create(pid);
+	void *upt = U->upt_create(pid);
 	if (!upt)
 		error_msg_and_die("libunwind: out of memory");
 	return upt;
@@ -167,10 +168,10 @@ static struct space *space_new(const struct process *p)
 	struct space *s = xcalloc(1, sizeof(*s));
 	s->p = p;
 	s->pid = p->pid;
-	s->as = unw_create_addr_space(&accessors, 0);
+	s->as = U->create_addr_space(&accessors, 0);
 	if (!s->as)
 		error_msg_and_die("libunwind: cannot make an address space");
-	unw_set_caching_policy(s->as, UNW_CACHE_GLOBAL);
+	U->set_caching_policy(s->as, UNW_CACHE_GLOBAL);
 	s->upt = upt_new(p->pid);
 	s->objects = objects_key(p);
 	s->next = spaces;
@@ -189,8 +190,8 @@ static struct space *space_of(const struct process *p)
 		return space_new(p);
 	uint64_t key = objects_key(p);
 	if (key != s->objects) {
-		unw_flush_cache(s->as, 0, 0);
-		_UPT_destroy(s->upt);
+		U->flush_cache(s->as, 0, 0);
+		U->upt_destroy(s->upt);
 		s->upt = upt_new(p->pid);
 		s->objects = key;
 	}
@@ -338,9 +339,9 @@ static void show_frames(struct task *t, const struct process *p,
 {
 	for (unsigned n = 0; n < depth; n++) {
 		unw_word_t ip = 0;
-		if (n > 0 && unw_step(c) <= 0)
+		if (n > 0 && U->step(c) <= 0)
 			return;
-		if (unw_get_reg(c, UNW_REG_IP, &ip) < 0 || !ip)
+		if (U->get_reg(c, UNW_REG_IP, &ip) < 0 || !ip)
 			return;
 		struct output_frame f;
 		frame_name(p, ip, &f);
@@ -348,9 +349,25 @@ static void show_frames(struct task *t, const struct process *p,
 	}
 }
 
+/* libunwind's functions, loaded at the first backtrace; false when they
+ * cannot be. */
+static bool unwinder(void)
+{
+	if (!U && (U = unwlib_get())) {
+		accessors.find_proc_info = U->find_proc_info;
+		accessors.put_unwind_info = U->put_unwind_info;
+		accessors.get_dyn_info_list_addr = U->get_dyn_info_list_addr;
+	}
+	return U != NULL;
+}
+
 void unwind_show(struct task *t, const struct arch_regs *regs,
 		 struct memsrc *mem, unsigned depth)
 {
+	if (!unwinder()) {
+		output_frames_end(t->tid);
+		return;
+	}
 	const struct process *p = process_mem(t->proc);
 	struct space *s = space_of(p);
 	unwinding.regs = regs;
@@ -360,7 +377,7 @@ void unwind_show(struct task *t, const struct arch_regs *regs,
 	uint64_t top[] = { arch_sp(regs), arch_sp(regs) + STACK_PAGE };
 	memsrc_prefetch(mem, top, 2);
 	unw_cursor_t c;
-	if (unw_init_remote(&c, s->as, s->upt) == 0)
+	if (U->init_remote(&c, s->as, s->upt) == 0)
 		show_frames(t, p, &c, depth);
 	unwinding.regs = NULL;
 	unwinding.mem = NULL;
@@ -372,8 +389,8 @@ void unwind_free_all(void)
 	while (spaces) {
 		struct space *s = spaces;
 		spaces = s->next;
-		unw_destroy_addr_space(s->as);
-		_UPT_destroy(s->upt);
+		U->destroy_addr_space(s->as);
+		U->upt_destroy(s->upt);
 		free(s);
 	}
 	for (struct hent *e = NULL; (e = hmap_next(&objects, e));) {

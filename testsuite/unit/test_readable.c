@@ -46,7 +46,8 @@ static void test_plain(void)
 	CHECK(!readable_plain("rw-s", "/dev/mem"));
 	CHECK(!readable_plain("rw-s", "/dev/dri/card0"));
 	CHECK(!readable_plain("rw-s", "/dev/uio0"));
-	CHECK(!readable_plain("rw-s", "/sys/bus/pci/devices/0000:00:02.0/resource0"));
+	CHECK(!readable_plain("rw-s",
+			      "/sys/bus/pci/devices/0000:00:02.0/resource0"));
 	CHECK(!readable_plain("r--s", "/proc/1/mem"));
 	CHECK(!readable_plain("rw-s", "anon_inode:[perf_event]"));
 	CHECK(!readable_plain("rw-s", "socket:[12345]"));
