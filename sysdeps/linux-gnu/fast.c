@@ -51,7 +51,7 @@
 #define FAST_PLAN_BYTES (256u << 10)
 #define FAST_NSLOT 64
 #define FAST_DEPTH 512
-#define FAST_RING (4u << 20)
+#define FAST_RING (256u << 10)
 /* Threads whose TLS pointer is known, per process. */
 #define FAST_THREADS 256
 /* How often the drainer thread looks at the rings. */
