@@ -580,7 +580,92 @@ static void parse_line(struct parser *ps, const char *s, const char *e)
 		parse_decl(ps);
 }
 
-int conf_load_string(struct protolib *pl, const char *name, const char *text)
+/* ---- declarations parsed at their first lookup ---- */
+
+static bool ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/* The name the function declaration [S, E) declares, into NAME (SIZE
+ * bytes): the identifier before the '(' of its last group at the top
+ * level, which ';' ends (a return type may hold groups of its own:
+ * hex(int) f(int);).  False when it does not look so: the declaration
+ * is then parsed at once, which reports what is wrong with it. */
+static bool decl_name(const char *s, const char *e, char *name, size_t size)
+{
+	const char *open = NULL;
+	int depth = 0;
+	for (const char *p = s; p < e && *p != '#'; p++) {
+		if (*p == '(' || *p == '[') {
+			if (!depth++ && *p == '(')
+				open = p;
+		} else if (*p == ')' || *p == ']') {
+			if (--depth < 0)
+				return false;
+		} else if (*p == ';') {
+			if (depth || !open)
+				return false;
+			const char *end = open;
+			while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+				end--;
+			const char *id = end;
+			while (id > s && ident_char(id[-1]))
+				id--;
+			size_t n = (size_t)(end - id);
+			if (!n || n >= size || (*id >= '0' && *id <= '9'))
+				return false;
+			memcpy(name, id, n);
+			name[n] = '\0';
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Whether [S, E), blanks skipped, starts with the keyword KW. */
+static bool starts_with_keyword(const char *s, const char *e, const char *kw)
+{
+	size_t n = strlen(kw);
+	return (size_t)(e - s) > n && !strncmp(s, kw, n) && !ident_char(s[n]);
+}
+
+/* A function declaration [S, E) kept in PL for its first lookup; false
+ * when it must be parsed now (a typedef or an import, which later
+ * declarations see; one whose name cannot be read off). */
+static bool keep_for_later(struct protolib *pl, const char *s, const char *e,
+			   int line)
+{
+	char name[512];
+	s += strspn(s, " \t");
+	if (s >= e || *s == ';' || *s == '#' ||
+	    starts_with_keyword(s, e, "typedef") ||
+	    starts_with_keyword(s, e, "import") ||
+	    !decl_name(s, e, name, sizeof(name)))
+		return false;
+	if (!protolib_has(pl, name))
+		protolib_add_later(pl, name, s, (size_t)(e - s), line);
+	return true;
+}
+
+/* protolib_parse_fn: one declaration kept for later. */
+static void parse_later(struct protolib *pl, const char *file, const char *text,
+			size_t len, int line)
+{
+	struct parser ps = {
+		.lx = { .file = file, .line = line },
+		.pl = pl,
+		.a = protolib_arena(pl),
+	};
+	parse_line(&ps, text, text + len);
+	strbuf_destroy(&ps.decl);
+}
+
+/* TEXT, the conf file NAME, into PL; with LATER, its function
+ * declarations are only indexed, and parsed at their first lookup. */
+static int load_text(struct protolib *pl, const char *name, const char *text,
+		     bool later)
 {
 	struct parser ps = {
 		.lx = { .file = name, .line = 1 },
@@ -595,7 +680,9 @@ int conf_load_string(struct protolib *pl, const char *name, const char *text)
 		int extra;
 		const char *e = decl_end(s, &extra);
 
-		parse_line(&ps, s, e);
+		lx->failed = false;
+		if (!later || !keep_for_later(pl, s, e, lx->line))
+			parse_line(&ps, s, e);
 		if (lx->failed && lx->err_line > lx->line && lx->err_col == 1) {
 			/* An unclosed declaration swallowed the next lines
 			 * and failed at the start of one: that line begins
@@ -613,7 +700,13 @@ int conf_load_string(struct protolib *pl, const char *name, const char *text)
 	return lx->nerr;
 }
 
-int conf_load_file(struct protolib *pl, const char *path)
+int conf_load_string(struct protolib *pl, const char *name, const char *text)
+{
+	return load_text(pl, name, text, false);
+}
+
+/* PATH's text, malloc'd into *TEXT; 0 or -1 (said on stderr). */
+static int read_file(const char *path, char **text)
 {
 	FILE *f = fopen(path, "r");
 
@@ -628,7 +721,25 @@ int conf_load_file(struct protolib *pl, const char *path)
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
 		strbuf_add(&sb, buf, n);
 	fclose(f);
-	int ret = conf_load_string(pl, path, sb.s ? sb.s : "");
-	strbuf_destroy(&sb);
+	*text = sb.s ? sb.s : xstrdup("");
+	return 0;
+}
+
+int conf_load_file(struct protolib *pl, const char *path)
+{
+	char *text;
+	if (read_file(path, &text))
+		return -1;
+	int ret = load_text(pl, path, text, false);
+	free(text);
 	return ret;
+}
+
+int conf_load_file_later(struct protolib *pl, const char *path)
+{
+	char *text;
+	if (read_file(path, &text))
+		return -1;
+	protolib_keep_text(pl, text, path, parse_later);
+	return load_text(pl, path, text, true);
 }

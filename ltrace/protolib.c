@@ -22,6 +22,18 @@ struct protolib {
 	size_t nimports;
 	protolib_import_fn resolve;
 	void *resolve_ctx;
+	/* Declarations parsed at their first lookup: name (owned) -> struct
+	 * later (owned; NULL once parsed), in TEXT, the file's. */
+	struct hmap later;
+	char *text;
+	char *file;
+	protolib_parse_fn parse;
+};
+
+struct later {
+	const char *text;
+	size_t len;
+	int line;
 };
 
 struct protolib *protolib_new(void)
@@ -37,11 +49,34 @@ void protolib_free(struct protolib *pl)
 		prototype_free(e->ptr);
 	for (struct hent *e = NULL; (e = hmap_next(&pl->types, e));)
 		free((char *)e->skey);
+	for (struct hent *e = NULL; (e = hmap_next(&pl->later, e));) {
+		free((char *)e->skey);
+		free(e->ptr);
+	}
 	hmap_destroy(&pl->protos);
 	hmap_destroy(&pl->types);
+	hmap_destroy(&pl->later);
+	free(pl->text);
+	free(pl->file);
 	free(pl->imports);
 	type_arena_destroy(&pl->arena);
 	free(pl);
+}
+
+/* Function NAME from a declaration PL kept for later: parsed now, once.
+ * Parsing on demand changes what PL holds, not what it describes, so
+ * a library looked up through a const pointer may do it. */
+static struct hent *parse_later(const struct protolib *cpl, const char *name)
+{
+	struct protolib *pl = (struct protolib *)cpl;
+	struct hent *l = pl->later.n ? hmap_find(&pl->later, name, 0) : NULL;
+	if (!l || !l->ptr)
+		return NULL;
+	struct later *d = l->ptr;
+	l->ptr = NULL;
+	pl->parse(pl, pl->file, d->text, d->len, d->line);
+	free(d);
+	return hmap_find(&pl->protos, name, 0);
 }
 
 /* NAME in PL's own table (protos or types, by TYPES), then in its
@@ -50,6 +85,8 @@ static struct hent *lookup_deep(const struct protolib *pl, const char *name,
 				bool types, unsigned depth)
 {
 	struct hent *e = hmap_find(types ? &pl->types : &pl->protos, name, 0);
+	if (!e && !types)
+		e = parse_later(pl, name);
 
 	if (e || depth >= IMPORT_DEPTH)
 		return e;
@@ -151,4 +188,31 @@ const struct prototype *protolib_next_proto(const struct protolib *pl,
 		return NULL;
 	e = hmap_next(&pl->protos, e);
 	return e ? e->ptr : NULL;
+}
+
+void protolib_keep_text(struct protolib *pl, char *text, const char *file,
+			protolib_parse_fn parse)
+{
+	free(pl->text);
+	free(pl->file);
+	pl->text = text;
+	pl->file = xstrdup(file);
+	pl->parse = parse;
+}
+
+bool protolib_has(const struct protolib *pl, const char *name)
+{
+	return hmap_find(&pl->protos, name, 0) ||
+	       (pl->later.n && hmap_find(&pl->later, name, 0));
+}
+
+void protolib_add_later(struct protolib *pl, const char *name, const char *text,
+			size_t len, int line)
+{
+	struct later *d = xmalloc(sizeof(*d));
+	d->text = text;
+	d->len = len;
+	d->line = line;
+	struct hent *e = hmap_get(&pl->later, xstrdup(name), 0);
+	e->ptr = d;
 }

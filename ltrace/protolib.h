@@ -5,6 +5,7 @@
 #define LTRACE_PROTOLIB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "forward.h"
 
@@ -17,7 +18,8 @@ void protolib_free(struct protolib *pl);
 /* The prototype of function NAME, or NULL when no file describes it.
  * PL's own definitions come first, then those of its imports, in the
  * order they were imported (depth first, at most 8 levels deep, so an
- * import cycle is harmless). */
+ * import cycle is harmless).  A declaration kept for later
+ * (protolib_add_later) is parsed here, at its first lookup. */
 const struct prototype *protolib_lookup(const struct protolib *pl,
 					const char *name);
 
@@ -27,7 +29,8 @@ const struct prototype *protolib_lookup(const struct protolib *pl,
 struct type *protolib_lookup_type(const struct protolib *pl, const char *name);
 /* PL's own prototypes one after the other (not its imports'), in no
  * particular order: the first after PREV, the first for NULL, NULL
- * after the last.  Each lives as long as PL. */
+ * after the last; declarations kept for later only once looked up.
+ * Each lives as long as PL. */
 const struct prototype *protolib_next_proto(const struct protolib *pl,
 					    const struct prototype *prev);
 
@@ -76,5 +79,23 @@ void protolib_add_proto(struct protolib *pl, struct prototype *p);
 /* `import "NAME";` through the resolver: 0, or -ENOENT when it has no
  * library NAME.  Without a resolver, nothing happens (0). */
 int protolib_import(struct protolib *pl, const char *name);
+
+/* Parses a declaration kept for later: LEN bytes at TEXT, which start
+ * on line LINE of FILE, adding what it declares to PL. */
+typedef void (*protolib_parse_fn)(struct protolib *pl, const char *file,
+				  const char *text, size_t len, int line);
+
+/* PL keeps TEXT (malloc'd: PL frees it), the whole of FILE, for the
+ * declarations protolib_add_later leaves in it, and PARSE parses them. */
+void protolib_keep_text(struct protolib *pl, char *text, const char *file,
+			protolib_parse_fn parse);
+
+/* Whether PL has function NAME, parsed or kept for later. */
+bool protolib_has(const struct protolib *pl, const char *name);
+
+/* Function NAME is declared by the LEN bytes at TEXT (in the text PL
+ * keeps) from line LINE: parsed at its first lookup.  PL has no NAME. */
+void protolib_add_later(struct protolib *pl, const char *name, const char *text,
+			size_t len, int line);
 
 #endif

@@ -49,13 +49,18 @@ static void add_dirf(struct protoset *ps, const char *fmt, const char *a)
 static const struct protolib *resolve_import(void *ctx, const char *name);
 
 /* Load PATH; its "import" statements find NAME.conf in PS's search
- * directories (when PS is given). */
-static struct protolib *load_with(struct protoset *ps, const char *path)
+ * directories (when PS is given).  A file named by -F is parsed whole
+ * at once, so that its errors show at the start; the others (found in
+ * a directory, ~/.ltrace.conf, /etc/ltrace.conf) function by function
+ * as they are looked up (conf_load_file_later). */
+static struct protolib *load_with(struct protoset *ps, const char *path,
+				  bool named)
 {
 	struct protolib *pl = protolib_new();
 	if (ps)
 		protolib_set_import_resolver(pl, resolve_import, ps);
-	if (conf_load_file(pl, path) < 0) {
+	if ((named ? conf_load_file(pl, path) :
+		     conf_load_file_later(pl, path)) < 0) {
 		protolib_free(pl);
 		return NULL;
 	}
@@ -117,7 +122,7 @@ static void add_option(struct protoset *ps, const char *path)
 	if (S_ISDIR(sb.st_mode))
 		add_dir(ps, path);
 	else
-		push(&ps->front, &ps->nfront, load_with(ps, path));
+		push(&ps->front, &ps->nfront, load_with(ps, path, true));
 }
 
 struct protoset *protoset_new(const struct options *o)
@@ -132,10 +137,11 @@ struct protoset *protoset_new(const struct options *o)
 	if (home) {
 		snprintf(path, sizeof(path), "%s/.ltrace.conf", home);
 		if (access(path, R_OK) == 0)
-			push(&ps->back, &ps->nback, load_with(ps, path));
+			push(&ps->back, &ps->nback, load_with(ps, path, false));
 	}
 	if (access("/etc/ltrace.conf", R_OK) == 0)
-		push(&ps->back, &ps->nback, load_with(ps, "/etc/ltrace.conf"));
+		push(&ps->back, &ps->nback,
+		     load_with(ps, "/etc/ltrace.conf", false));
 	return ps;
 }
 
@@ -168,7 +174,7 @@ static struct protolib *find_file(struct protoset *ps, const char *name)
 			     name) >= (int)sizeof(path))
 			continue;
 		if (access(path, R_OK) == 0)
-			return load_with(ps, path);
+			return load_with(ps, path, false);
 	}
 	return NULL;
 }

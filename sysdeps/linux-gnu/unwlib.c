@@ -10,7 +10,10 @@
 
 #define NAME(f) NAME_(f)
 #define NAME_(f) #f
-#define SYM(f, field) { NAME(f), offsetof(struct unwlib, field) }
+#define SYM(f, field)                                   \
+	{                                               \
+		NAME(f), offsetof(struct unwlib, field) \
+	}
 
 static const struct {
 	const char *name;
@@ -64,8 +67,9 @@ const struct unwlib *unwlib_get(void)
 		state = load(&u) ? -1 : 1;
 		if (state < 0) {
 			const char *why = dlerror();
-			error_msg("-w: cannot load libunwind (%s): no backtraces",
-				  why ? why : "a function is missing");
+			error_msg(
+				"-w: cannot load libunwind (%s): no backtraces",
+				why ? why : "a function is missing");
 		}
 	}
 	return state > 0 ? &u : NULL;

@@ -326,6 +326,19 @@ static void test_shipped(void)
 	}
 	CHECK(conf_load_file(pl, path) == 0);
 	CHECK(protolib_lookup(pl, "malloc") != NULL);
+	/* Loaded to be parsed at lookups: every function there, the same. */
+	struct protolib *later = protolib_new();
+	CHECK(conf_load_file_later(later, path) == 0);
+	size_t n = 0;
+	for (const struct prototype *p = NULL; (p = protolib_next_proto(pl, p));
+	     n++) {
+		const struct prototype *q = protolib_lookup(later, p->name);
+		CHECK(q && q->nparams == p->nparams && q->split == p->split &&
+			      q->ret->kind == p->ret->kind,
+		      "%s", p->name);
+	}
+	CHECK(n > 900, "%zu prototypes", n);
+	protolib_free(later);
 	protolib_free(pl);
 }
 
@@ -361,6 +374,93 @@ static void test_hostile(void)
 	protolib_free(pl);
 }
 
+/* TEXT written to a file, loaded with conf_load_file_later; what was
+ * printed on stderr meanwhile into ERR (static, "" when nothing). */
+static struct protolib *load_later(const char *text, const char **err,
+				   int *nerr)
+{
+	static char buf[4096], path[] = "/tmp/test_proto_later.XXXXXX";
+	strcpy(path + strlen(path) - 6, "XXXXXX");
+	int fd = mkstemp(path);
+	struct protolib *pl = protolib_new();
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
+		FAIL("temporary file");
+		*err = "";
+		*nerr = -1;
+		return pl;
+	}
+	close(fd);
+	FILE *f = tmpfile();
+	fflush(stderr);
+	int saved = dup(2);
+	dup2(fileno(f), 2);
+	*nerr = conf_load_file_later(pl, path);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(f);
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	unlink(path);
+	*err = buf;
+	return pl;
+}
+
+/* Function declarations parsed at their first lookup give what an
+ * eager load gives: types defined before them, the first of two
+ * definitions, names after return types with groups of their own,
+ * declarations over several lines; a bad one is reported when looked
+ * up, and not at all if never. */
+static void test_later(void)
+{
+	const char *err;
+	int n;
+	struct protolib *pl = load_later("typedef t = struct(int, long);\n"
+					 "int f(t*, string);\n"
+					 "long f(long);\n"
+					 "hex(int) g(array(int, 3)*, int);\n"
+					 "function int multi(int,\n"
+					 "\tlong);\n"
+					 "; int commented(int);\n"
+					 "int bad(unknowntype);\n"
+					 "int never(unknowntype);\n"
+					 "typedef u = long;\n"
+					 "u h(u);\n",
+					 &err, &n);
+	CHECK(n == 0 && !*err, "%d errors: %s", n, err);
+	CHECK(protolib_has(pl, "f") && protolib_has(pl, "never") &&
+	      !protolib_has(pl, "commented"));
+	const struct prototype *p = protolib_lookup(pl, "f");
+	CHECK(p && p->nparams == 2 && p->params[0]->kind == TYPE_POINTER &&
+	      p->params[0]->elt->nfields == 2);
+	p = protolib_lookup(pl, "g");
+	CHECK(p && p->nparams == 2 && p->ret->lens == LENS_HEX);
+	p = protolib_lookup(pl, "multi");
+	CHECK(p && p->nparams == 2 && p->params[1]->kind == TYPE_LONG);
+	p = protolib_lookup(pl, "h");
+	CHECK(p && p->ret->kind == TYPE_LONG);
+	CHECK(!protolib_lookup(pl, "commented"));
+	/* The error, with its place, at the lookup; once. */
+	FILE *f = tmpfile();
+	fflush(stderr);
+	int saved = dup(2);
+	dup2(fileno(f), 2);
+	CHECK(!protolib_lookup(pl, "bad") && !protolib_lookup(pl, "bad"));
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(f);
+	char buf[512];
+	size_t k = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[k] = 0;
+	fclose(f);
+	CHECK(strstr(buf, ":8:9: error: unknown type 'unknowntype'\n") &&
+		      !strstr(strstr(buf, "error") + 1, "error"),
+	      "%s", buf);
+	protolib_free(pl);
+}
+
 static void pl_missing(void)
 {
 	struct protolib *pl = protolib_new();
@@ -379,6 +479,7 @@ int main(void)
 	test_etc();
 	test_shipped();
 	test_hostile();
+	test_later();
 	pl_missing();
 	return check_exit();
 }
