@@ -12,11 +12,14 @@ static const char *file_name(const char *path)
 	return base ? base + 1 : path;
 }
 
-struct library *library_new(const char *path, const char *file, bool is_main,
+struct library *library_new(const char *path, const char *file, unsigned flags,
 			    char *errbuf, size_t errlen)
 {
 	struct library *l = xcalloc(1, sizeof(*l));
-	if (elf_image_read(&l->image, file, errbuf, errlen) < 0) {
+	int rc = flags & LIBRARY_NO_CALLS ?
+			 elf_image_read_shape(&l->image, file, errbuf, errlen) :
+			 elf_image_read(&l->image, file, errbuf, errlen);
+	if (rc < 0) {
 		free(l);
 		return NULL;
 	}
@@ -24,7 +27,7 @@ struct library *library_new(const char *path, const char *file, bool is_main,
 	l->file = xstrdup(file);
 	l->soname =
 		xstrdup(l->image.soname ? l->image.soname : file_name(path));
-	l->is_main = is_main;
+	l->is_main = flags & LIBRARY_MAIN;
 	return l;
 }
 

@@ -53,11 +53,16 @@ struct library {
 	struct library *next;
 };
 
+/* library_new's FLAGS: the main program; an object whose own calls no
+ * filter can select (no stubs read: elf_image_read_shape). */
+#define LIBRARY_MAIN 1u
+#define LIBRARY_NO_CALLS 2u
+
 /* Read the ELF file FILE (PATH as the tracee maps it; FILE is where the
  * tracer can open it, e.g. /proc/PID/exe).  Returns the new object, not
  * placed yet (bias 0), or NULL with a one-line reason in ERRBUF (ERRLEN
  * bytes), as elf_image_read. */
-struct library *library_new(const char *path, const char *file, bool is_main,
+struct library *library_new(const char *path, const char *file, unsigned flags,
 			    char *errbuf, size_t errlen);
 /* L is loaded with load bias BIAS: set its bias and span. */
 void library_place(struct library *l, uint64_t bias);

@@ -52,3 +52,8 @@ bool select_has_entries(const struct options *o)
 {
 	return o->nentries > 0;
 }
+
+bool select_library_calls(const struct options *o)
+{
+	return o->nexprs || o->nlibs || o->nentries;
+}

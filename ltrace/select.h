@@ -55,4 +55,10 @@ bool select_shows_caller(const struct options *o);
  * only through them). */
 bool select_has_entries(const struct options *o);
 
+/* Whether an object other than the main program matters by its own
+ * calls: some -e or -l may select one of its stubs, or -x looks for
+ * IFUNC implementations in its GOT.  Not with the default selection,
+ * whose stubs are the program's only. */
+bool select_library_calls(const struct options *o);
+
 #endif

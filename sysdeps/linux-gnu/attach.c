@@ -167,7 +167,7 @@ int backend_check_program(const char *path)
 	struct elf_image img;
 	memset(&img, 0, sizeof(img));
 	char err[256];
-	if (elf_image_read(&img, path, err, sizeof(err)) < 0) {
+	if (elf_image_read_shape(&img, path, err, sizeof(err)) < 0) {
 		error_msg("cannot trace '%s': %s", path, err);
 		return -1;
 	}

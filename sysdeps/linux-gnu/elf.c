@@ -444,7 +444,8 @@ static bool read_segments(struct scan *sc, struct elf_image *img,
 /* Everything from what the loader reads: program headers, the dynamic
  * section, its relocations and symbols; no section header but to name
  * IRELATIVE slots. */
-static void scan_image(const struct elf_file *f, struct elf_image *img)
+static void scan_image(const struct elf_file *f, struct elf_image *img,
+		       bool calls)
 {
 	struct scan sc = { .elf = f->elf };
 	GElf_Phdr dyn = { 0 };
@@ -455,10 +456,12 @@ static void scan_image(const struct elf_file *f, struct elf_image *img)
 	    elf_dyn_read(&sc.dt, dyn.p_vaddr, dyn.p_filesz)) {
 		find_sections(&sc);
 		read_soname(&sc, img);
-		load_slots(&sc);
-		scan_code(&sc);
-		finish_entries(&sc, img);
-		keep_stubless(&sc, img);
+		if (calls) {
+			load_slots(&sc);
+			scan_code(&sc);
+			finish_entries(&sc, img);
+			keep_stubless(&sc, img);
+		}
 	}
 	free(sc.out);
 	free(sc.syms);
@@ -466,8 +469,8 @@ static void scan_image(const struct elf_file *f, struct elf_image *img)
 	elf_dyn_destroy(&sc.dt);
 }
 
-int elf_image_read(struct elf_image *img, const char *path, char *errbuf,
-		   size_t errlen)
+static int read_image(struct elf_image *img, const char *path, bool calls,
+		      char *errbuf, size_t errlen)
 {
 	memset(img, 0, sizeof(*img));
 	struct elf_file f;
@@ -476,9 +479,21 @@ int elf_image_read(struct elf_image *img, const char *path, char *errbuf,
 		return ret;
 	ret = check_type(f.elf, img, errbuf, errlen);
 	if (ret == 0)
-		scan_image(&f, img);
+		scan_image(&f, img, calls);
 	elf_file_close(&f);
 	return ret;
+}
+
+int elf_image_read(struct elf_image *img, const char *path, char *errbuf,
+		   size_t errlen)
+{
+	return read_image(img, path, true, errbuf, errlen);
+}
+
+int elf_image_read_shape(struct elf_image *img, const char *path, char *errbuf,
+			 size_t errlen)
+{
+	return read_image(img, path, false, errbuf, errlen);
 }
 
 void elf_image_destroy(struct elf_image *img)

@@ -54,8 +54,14 @@
 #define FAST_RING (256u << 10)
 /* Threads whose TLS pointer is known, per process. */
 #define FAST_THREADS 256
-/* How often the drainer thread looks at the rings. */
+/* How often the drainer thread looks at the rings; FAST_BUSY_NS after
+ * a drain that took an eighth of a ring or more: the writers would
+ * otherwise fill it and trap, and wait, stopped, for a whole drain,
+ * where the drainer formats while they go on. */
 #define FAST_PERIOD_NS (10 * 1000 * 1000)
+#ifndef FAST_BUSY_NS
+#define FAST_BUSY_NS (200 * 1000)
+#endif
 /* The readable ranges' table is read again at most this often while the
  * recorder's copies miss it, and up to FAST_RANGES_SLOW apart when a
  * reading changes nothing (what they miss is no plain memory: a device's
@@ -633,13 +639,20 @@ static void drain_settled(struct process *p)
 	drain_settled_for(p, 2000);
 }
 
-void fast_drain_all(void)
+/* Every process's records shown: the bytes of ring consumed. */
+static uint64_t drain_all(void)
 {
-	if (!enabled)
-		return;
+	uint64_t n = 0;
 	for (struct process *p = process_first(); p; p = p->next)
 		if (!p->vfork_parent)
-			drain(p);
+			n += drain(p);
+	return n;
+}
+
+void fast_drain_all(void)
+{
+	if (enabled)
+		(void)drain_all();
 }
 
 bool fast_owns_ip(const struct task *t, uint64_t ip)
@@ -1267,21 +1280,23 @@ void fast_unlock(void)
 static void *drain_loop(void *arg)
 {
 	(void)arg;
+	long period = FAST_PERIOD_NS;
 	while (!__atomic_load_n(&drainer_stop, __ATOMIC_ACQUIRE)) {
 		/* A sleep that fast_stop's wake ends at once: the tracer's
 		 * exit waited up to a whole period for a nanosleep. */
-		struct timespec ts = { 0, FAST_PERIOD_NS };
+		struct timespec ts = { 0, period };
 		(void)syscall(SYS_futex, (int *)&drainer_stop,
 			      FUTEX_WAIT_PRIVATE, 0, &ts, NULL, 0);
 		if (__atomic_load_n(&drainer_stop, __ATOMIC_ACQUIRE))
 			break;
 		pthread_mutex_lock(&big);
 		unsigned long before = mem_syscalls();
-		fast_drain_all();
+		uint64_t n = drain_all();
 		thread_drains++;
 		thread_syscalls += 1 + (mem_syscalls() - before);
 		output_sync();
 		pthread_mutex_unlock(&big);
+		period = n >= FAST_RING / 8 ? FAST_BUSY_NS : FAST_PERIOD_NS;
 	}
 	return NULL;
 }

@@ -117,6 +117,11 @@ static void batch_insert(struct process *p, struct batch *bt)
 
 /* ---- which stubs ---- */
 
+unsigned image_library_flags(void)
+{
+	return select_library_calls(opts) ? 0 : LIBRARY_NO_CALLS;
+}
+
 static struct select_obj selector(const struct library *l)
 {
 	struct select_obj so = { l->soname, l->path, l->is_main };
@@ -348,7 +353,8 @@ static struct library *read_program(struct process *p)
 	if (procfs_exe(p->pid, path, sizeof(path)))
 		snprintf(path, sizeof(path), "%s", file);
 	char err[256];
-	struct library *l = library_new(path, file, true, err, sizeof(err));
+	struct library *l =
+		library_new(path, file, LIBRARY_MAIN, err, sizeof(err));
 	if (!l) {
 		error_msg("%s: %s", file, err);
 		return NULL;

@@ -13,6 +13,10 @@
 
 /* Before anything else: the options whose filters select the stubs. */
 void image_init(const struct options *o);
+/* The library_new flags of an object the dynamic linker brought: its
+ * stubs are read only when the filters may select one of them
+ * (select_library_calls). */
+unsigned image_library_flags(void);
 /* T's process has just been started, attached or exec'd (and knows no
  * object): open its /proc/PID/mem, read its program into its objects,
  * map scratch memory near it (T is stopped; its registers are left as

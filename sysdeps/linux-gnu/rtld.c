@@ -165,7 +165,8 @@ static struct library *open_new(struct process *p, const struct lm *e)
 		name = realpath(file, path) ? path : file;
 	}
 	char err[256];
-	struct library *l = library_new(name, name, false, err, sizeof(err));
+	struct library *l = library_new(name, name, image_library_flags(), err,
+					sizeof(err));
 	if (!l)
 		return NULL;
 	library_place(l, e->bias);

@@ -284,12 +284,22 @@ static void test_default(void)
 	CHECK(!select_entry(&o, "main", &prog));
 	CHECK(!select_shows_caller(&o));
 	CHECK(!select_has_entries(&o));
+	/* the libraries' own stubs need not even be read */
+	CHECK(!select_library_calls(&o));
 	options_destroy(&o);
 
 	PARSE(&o, "-L", "true");
 	CHECK(!select_stub(&o, "malloc", &prog, false));
 	CHECK(select_stub(&o, "malloc", &prog, true));
 	CHECK(!select_shows_caller(&o));
+	CHECK(!select_library_calls(&o));
+	options_destroy(&o);
+
+	PARSE(&o, "-e", "malloc", "true");
+	CHECK(select_library_calls(&o));
+	options_destroy(&o);
+	PARSE(&o, "-l", "libm.so.6", "true");
+	CHECK(select_library_calls(&o));
 	options_destroy(&o);
 
 	/* -x alone keeps the default -e @MAIN, as in ltrace. */
@@ -299,6 +309,7 @@ static void test_default(void)
 	CHECK(!select_entry(&o, "mainx", &prog));
 	CHECK(select_has_entries(&o));
 	CHECK(!select_shows_caller(&o));
+	CHECK(select_library_calls(&o));
 	options_destroy(&o);
 
 	PARSE(&o, "-L", "-x", "str*@libc.so.6", "true");
