@@ -644,9 +644,8 @@ static bool keep_for_later(struct protolib *pl, const char *s, const char *e,
 	    starts_with_keyword(s, e, "import") ||
 	    !decl_name(s, e, name, sizeof(name)))
 		return false;
-	if (!protolib_has(pl, name))
-		protolib_add_later(pl, name, s, (size_t)(e - s), line);
-	return true;
+	return protolib_has(pl, name) ||
+	       protolib_add_later(pl, name, s, (size_t)(e - s), line);
 }
 
 /* protolib_parse_fn: one declaration kept for later. */

@@ -1,7 +1,9 @@
 /* The prototype library: two name tables (functions and typedefs) over
  * one type arena, and the libraries imported after them. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "hmap.h"
 #include "protolib.h"
@@ -22,18 +24,17 @@ struct protolib {
 	size_t nimports;
 	protolib_import_fn resolve;
 	void *resolve_ctx;
-	/* Declarations parsed at their first lookup: name (owned) -> struct
-	 * later (owned; NULL once parsed), in TEXT, the file's. */
+	/* Declarations parsed at their first lookup, in TEXT, the file's:
+	 * name -> the declaration's start (ptr; NULL once parsed), its
+	 * length and line (val: len << 32 | line).  The names are copied
+	 * into NAMES, which has room for all (no name is longer than the
+	 * text it is in). */
 	struct hmap later;
 	char *text;
+	char *names;
+	size_t names_used, names_size;
 	char *file;
 	protolib_parse_fn parse;
-};
-
-struct later {
-	const char *text;
-	size_t len;
-	int line;
 };
 
 struct protolib *protolib_new(void)
@@ -49,14 +50,11 @@ void protolib_free(struct protolib *pl)
 		prototype_free(e->ptr);
 	for (struct hent *e = NULL; (e = hmap_next(&pl->types, e));)
 		free((char *)e->skey);
-	for (struct hent *e = NULL; (e = hmap_next(&pl->later, e));) {
-		free((char *)e->skey);
-		free(e->ptr);
-	}
 	hmap_destroy(&pl->protos);
 	hmap_destroy(&pl->types);
 	hmap_destroy(&pl->later);
 	free(pl->text);
+	free(pl->names);
 	free(pl->file);
 	free(pl->imports);
 	type_arena_destroy(&pl->arena);
@@ -72,10 +70,10 @@ static struct hent *parse_later(const struct protolib *cpl, const char *name)
 	struct hent *l = pl->later.n ? hmap_find(&pl->later, name, 0) : NULL;
 	if (!l || !l->ptr)
 		return NULL;
-	struct later *d = l->ptr;
+	const char *text = l->ptr;
 	l->ptr = NULL;
-	pl->parse(pl, pl->file, d->text, d->len, d->line);
-	free(d);
+	pl->parse(pl, pl->file, text, (size_t)(l->val >> 32),
+		  (int)(uint32_t)l->val);
 	return hmap_find(&pl->protos, name, 0);
 }
 
@@ -194,8 +192,12 @@ void protolib_keep_text(struct protolib *pl, char *text, const char *file,
 			protolib_parse_fn parse)
 {
 	free(pl->text);
+	free(pl->names);
 	free(pl->file);
 	pl->text = text;
+	pl->names_size = strlen(text) + 1;
+	pl->names = xmalloc(pl->names_size);
+	pl->names_used = 0;
 	pl->file = xstrdup(file);
 	pl->parse = parse;
 }
@@ -206,13 +208,18 @@ bool protolib_has(const struct protolib *pl, const char *name)
 	       (pl->later.n && hmap_find(&pl->later, name, 0));
 }
 
-void protolib_add_later(struct protolib *pl, const char *name, const char *text,
+bool protolib_add_later(struct protolib *pl, const char *name, const char *text,
 			size_t len, int line)
 {
-	struct later *d = xmalloc(sizeof(*d));
-	d->text = text;
-	d->len = len;
-	d->line = line;
-	struct hent *e = hmap_get(&pl->later, xstrdup(name), 0);
-	e->ptr = d;
+	size_t n = strlen(name) + 1;
+	if (!pl->names || n > pl->names_size - pl->names_used ||
+	    len > UINT32_MAX || line < 0)
+		return false;
+	char *key = pl->names + pl->names_used;
+	memcpy(key, name, n);
+	pl->names_used += n;
+	struct hent *e = hmap_get(&pl->later, key, 0);
+	e->ptr = (void *)text;
+	e->val = (uint64_t)(uint32_t)len << 32 | (uint32_t)line;
+	return true;
 }

@@ -94,8 +94,10 @@ void protolib_keep_text(struct protolib *pl, char *text, const char *file,
 bool protolib_has(const struct protolib *pl, const char *name);
 
 /* Function NAME is declared by the LEN bytes at TEXT (in the text PL
- * keeps) from line LINE: parsed at its first lookup.  PL has no NAME. */
-void protolib_add_later(struct protolib *pl, const char *name, const char *text,
+ * keeps; NAME is in it too) from line LINE: parsed at its first lookup.
+ * PL has no NAME.  False when it cannot be kept (no kept text, a length
+ * beyond 32 bits): the caller parses it now. */
+bool protolib_add_later(struct protolib *pl, const char *name, const char *text,
 			size_t len, int line);
 
 #endif

@@ -24,6 +24,10 @@ struct protoset {
 	size_t nfront;
 	struct protolib **back; /* ~/.ltrace.conf, /etc/ltrace.conf */
 	size_t nback;
+	/* Their paths, loaded at the first lookup that gets to them. */
+	char *back_paths[2];
+	size_t nback_paths;
+	bool back_loaded;
 	char **dirs;
 	size_t ndirs;
 	struct cached *cache;
@@ -137,12 +141,23 @@ struct protoset *protoset_new(const struct options *o)
 	if (home) {
 		snprintf(path, sizeof(path), "%s/.ltrace.conf", home);
 		if (access(path, R_OK) == 0)
-			push(&ps->back, &ps->nback, load_with(ps, path, false));
+			ps->back_paths[ps->nback_paths++] = xstrdup(path);
 	}
 	if (access("/etc/ltrace.conf", R_OK) == 0)
-		push(&ps->back, &ps->nback,
-		     load_with(ps, "/etc/ltrace.conf", false));
+		ps->back_paths[ps->nback_paths++] = xstrdup("/etc/ltrace.conf");
 	return ps;
+}
+
+/* ~/.ltrace.conf and /etc/ltrace.conf, at the first lookup no -F file
+ * and no library's file answers: most runs never need them. */
+static void load_back(struct protoset *ps)
+{
+	if (ps->back_loaded)
+		return;
+	ps->back_loaded = true;
+	for (size_t i = 0; i < ps->nback_paths; i++)
+		push(&ps->back, &ps->nback,
+		     load_with(ps, ps->back_paths[i], false));
 }
 
 void protoset_free(struct protoset *ps)
@@ -153,6 +168,8 @@ void protoset_free(struct protoset *ps)
 		protolib_free(ps->back[i]);
 	for (size_t i = 0; i < ps->ndirs; i++)
 		free(ps->dirs[i]);
+	for (size_t i = 0; i < ps->nback_paths; i++)
+		free(ps->back_paths[i]);
 	for (size_t i = 0; i < ps->ncache; i++) {
 		free(ps->cache[i].name);
 		if (ps->cache[i].pl)
@@ -252,6 +269,8 @@ const struct prototype *protoset_lookup(struct protoset *ps, const char *name,
 		if (pl)
 			p = protolib_lookup(pl, name);
 	}
+	if (!p)
+		load_back(ps);
 	for (size_t i = 0; i < ps->nback && !p; i++)
 		p = protolib_lookup(ps->back[i], name);
 	return p;

@@ -85,7 +85,10 @@ static void reset(void)
 static struct protolib *pl;
 static struct lens_limits opts = { 32, 4 };
 static struct calltext *pending;
-static struct callsite cs = { &fake_mem, &regs, get_fp, true };
+static struct callsite cs = { .mem = &fake_mem,
+			      .regs = &regs,
+			      .fpregs = get_fp,
+			      .at_entry = true };
 
 /* Show the entry of NAME (NULL prototype when not in the library). */
 static void entry(const char *name, const char *want, int line)
