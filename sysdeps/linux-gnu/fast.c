@@ -550,6 +550,31 @@ static uint64_t drop_all(struct process *p, struct fastrec *f, uint64_t head)
 	return n;
 }
 
+/* Where the committed records of F's ring, copied from TAIL to HEAD,
+ * end.  A malformed record marks F broken, said once; one not committed
+ * (or reserved after the head was read, over room a call gave back)
+ * ends them too, and the next drain has it. */
+static uint64_t committed_end(const struct process *p, struct fastrec *f,
+			      uint64_t tail, uint64_t head)
+{
+	uint64_t pos = tail;
+	while (pos < head) {
+		const struct rec_hdr *h;
+		int rc = rec_record_at(ring_copy, f->l.ring, pos, head - pos,
+				       &h);
+		if (rc < 0) {
+			error_msg("--fast: process %d: a malformed record; "
+				  "its calls are no longer shown",
+				  (int)p->pid);
+			f->broken = true;
+		}
+		if (rc <= 0)
+			break;
+		pos += h->size;
+	}
+	return pos;
+}
+
 /* Show P's committed records and give their room back.  Returns the
  * bytes consumed. */
 static uint64_t drain(struct process *p)
@@ -586,31 +611,24 @@ static uint64_t drain(struct process *p)
 	    (ssize_t)len)
 		return 0;
 	clock_point();
-	uint64_t pos = tail;
-	while (pos < head) {
+	uint64_t end = committed_end(p, f, tail, head);
+	f->uncommitted = !f->broken && end < head;
+	if (end == tail)
+		return 0;
+	/* The room goes back before the records are shown, from the copy:
+	 * the program's writers go on meanwhile instead of filling the
+	 * ring and waiting, stopped, for the whole of the formatting. */
+	f->tail = end;
+	(void)mem_write(p->memfd, SHARED_FIELD(f, tail), &end, sizeof(end));
+	for (uint64_t pos = tail; pos < end;) {
 		const struct rec_hdr *h;
-		int rc = rec_record_at(ring_copy, size, pos, head - pos, &h);
-		if (rc < 0) {
-			error_msg("--fast: process %d: a malformed record; "
-				  "its calls are no longer shown",
-				  (int)p->pid);
-			f->broken = true;
-		}
-		/* rc 0: not committed, or reserved after the head was read
-		 * (over room a call gave back): the next drain has it. */
-		if (rc <= 0)
+		if (rec_record_at(ring_copy, size, pos, end - pos, &h) <= 0)
 			break;
 		show_record(p, f, h);
 		records++;
 		pos += h->size;
 	}
-	f->uncommitted = !f->broken && pos < head;
-	if (pos != tail) {
-		f->tail = pos;
-		(void)mem_write(p->memfd, SHARED_FIELD(f, tail), &pos,
-				sizeof(pos));
-	}
-	return pos - tail;
+	return end - tail;
 }
 
 /* Drain P until every record reserved so far is shown: a thread about
