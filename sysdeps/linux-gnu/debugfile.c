@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <elfutils/libdwelf.h>
+#include "dwlib.h"
 
 #include "debugfile.h"
 

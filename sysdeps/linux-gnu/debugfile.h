@@ -8,7 +8,7 @@
 #ifndef LTRACE_DEBUGFILE_H
 #define LTRACE_DEBUGFILE_H
 
-#include <elfutils/libdw.h>
+#include "dwlib.h"
 
 #include "elffile.h"
 

@@ -6,7 +6,7 @@
 #ifndef LTRACE_DWARFTYPES_H
 #define LTRACE_DWARFTYPES_H
 
-#include <elfutils/libdw.h>
+#include "dwlib.h"
 
 #include "forward.h"
 

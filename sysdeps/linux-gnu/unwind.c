@@ -1,7 +1,7 @@
 /* Backtraces for -w: see unwind.h for the contract and the cost. */
 #include "unwind.h"
 
-#include <elfutils/libdwfl.h>
+#include "dwlib.h"
 #include <libunwind-ptrace.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,16 +222,17 @@ struct place {
 /* l->path (a copy, owned by the map's entry) -> struct object */
 static struct hmap objects;
 
-static const Dwfl_Callbacks dwfl_callbacks = {
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-};
+/* libdw's standard callbacks, set at the first Dwfl (libdw is loaded
+ * then, dwlib.h). */
+static Dwfl_Callbacks dwfl_callbacks;
 
 /* A Dwfl of the one file FILE, named NAME, at its link-time addresses;
  * its module in *MOD (NULL when FILE cannot be read). */
 static Dwfl *dwfl_of(const char *name, const char *file, Dwfl_Module **mod)
 {
 	*mod = NULL;
+	dwfl_callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+	dwfl_callbacks.section_address = dwfl_offline_section_address;
 	Dwfl *dwfl = dwfl_begin(&dwfl_callbacks);
 	if (!dwfl)
 		return NULL;
