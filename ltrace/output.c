@@ -196,6 +196,11 @@ uint64_t output_now(void)
 	return out.mono;
 }
 
+bool output_timed(void)
+{
+	return out.need_mono || out.time_mode;
+}
+
 void output_set_ip(uint64_t ip)
 {
 	out.stop_ip = ip;
