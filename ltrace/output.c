@@ -368,9 +368,11 @@ void output_call_return(const struct output_call *c, const char *name,
 		strbuf_addf(&out.buf, "<... %s resumed> ", name);
 	}
 	/* As ltrace: the separator stays even on a resumed line. */
-	if (entry_had_args && *more)
-		strbuf_addstr(&out.buf, ", ");
-	strbuf_addstr(&out.buf, more);
+	if (*more) { /* most calls show nothing at their return */
+		if (entry_had_args)
+			strbuf_add(&out.buf, ", ", 2);
+		strbuf_addstr(&out.buf, more);
+	}
 	strbuf_addch(&out.buf, ')');
 	add_retval(ret);
 	if (out.time_spent)
