@@ -178,16 +178,19 @@ static char *escape_at(char *o, unsigned char ch)
 }
 
 /* Runs of plain bytes are found eight bytes at a time and copied whole,
- * the tail a byte at a time by the table; the output is reserved at its
- * largest (4 bytes a byte) once, which leaves room for the 8-byte moves
- * (at input offset I <= N - 8 the output is at most 4 I + 8 <= 4 N). */
+ * the tail at once (below) or a byte at a time by the table; the output
+ * is reserved at its largest (4 bytes a byte) once, which leaves room
+ * for the 8-byte moves (at input offset I <= N - 8 the output is at most
+ * 4 I + 8 <= 4 N). */
 void emit_chars(struct fmt_ctx *c, const unsigned char *p, size_t n)
 {
+	const unsigned char *start = p;
 	const unsigned char *end = p + n;
 
 	if (!esc.ready)
 		esc_init();
 	char *o = strbuf_reserve(c->sb, 4 * n);
+	char *o0 = o;
 	while (end - p >= 8) {
 		uint64_t x;
 
@@ -202,6 +205,19 @@ void emit_chars(struct fmt_ctx *c, const unsigned char *p, size_t n)
 		size_t k = (size_t)__builtin_ctzll(m) / 8;
 		o = escape_at(o + k, p[k]);
 		p += k + 1;
+	}
+	/* The tail at once, as the last eight bytes copied again, when they
+	 * are plain and nothing before them was escaped (the output so far
+	 * is the input): most strings are short and plain. */
+	if (p < end && n >= 8 && o - o0 == p - start) {
+		uint64_t x;
+
+		memcpy(&x, end - 8, 8);
+		if (!unplain8(x)) {
+			memcpy(o - (8 - (end - p)), end - 8, 8);
+			o += end - p;
+			p = end;
+		}
 	}
 	for (; p < end; p++) {
 		if (esc.plain[*p])

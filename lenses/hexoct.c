@@ -26,12 +26,12 @@ void lens_int(struct fmt_ctx *c, const struct value *v, enum radix r)
 		unreadable(c, v);
 		return;
 	}
-	unsigned long long u = mask_to(v->type, x);
 	if (r == RADIX_HEX)
-		emit_hex(c, u);
+		emit_hex(c, mask_to(v->type, x));
 	else if (r == RADIX_OCT)
 		/* ltrace writes octal with a leading 0 always: 0 is "00" */
-		emit_printf(c, "0%llo", u);
+		emit_printf(c, "0%llo",
+			    (unsigned long long)mask_to(v->type, x));
 	else if (type_is_signed(v->type))
 		emit_dec(c, x);
 	else

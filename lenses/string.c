@@ -81,14 +81,14 @@ static void advance(struct chars *s, size_t n)
 }
 
 /* Bytes go to the writer a chunk at a time, up to the first NUL of a
- * zero form and the cap: true when the cap left characters out. */
-static bool print_bytes(struct fmt_ctx *c, struct chars *s, bool zero,
+ * zero form and the cap: true when the cap left characters out.  N:
+ * what the buffer holds (avail). */
+static bool print_bytes(struct fmt_ctx *c, struct chars *s, size_t n, bool zero,
 			size_t cap)
 {
 	size_t shown = 0;
-	size_t n;
 
-	while ((n = avail(s))) {
+	for (; n; n = avail(s)) {
 		const unsigned char *p = s->buf + s->at;
 		const unsigned char *nul = zero ? memchr(p, 0, n) : NULL;
 		size_t k = nul ? (size_t)(nul - p) : n;
@@ -161,11 +161,12 @@ static void print_elts(struct fmt_ctx *c, uint64_t addr,
 	s.want = cap + 1;
 	if (len >= 0 && (uint64_t)len < s.want)
 		s.want = (size_t)len;
-	if (!avail(&s) && s.want) {
+	size_t n = avail(&s);
+	if (!n && s.want) {
 		emit_addr(c, addr); /* nothing readable */
 	} else {
 		emit_begin(c, EMIT_STRING);
-		bool more = esz == 1 ? print_bytes(c, &s, zero, cap) :
+		bool more = esz == 1 ? print_bytes(c, &s, n, zero, cap) :
 				       print_wide(c, &s, zero, cap);
 		emit_end(c, EMIT_STRING, more);
 	}

@@ -183,6 +183,8 @@ static void show_noreturn(struct task *t, size_t i)
 
 void call_abandon(struct task *t, size_t i)
 {
+	if (i >= t->nframes)
+		return; /* nearly always: at every entry and return */
 	for (size_t k = t->nframes; k-- > i;)
 		show_noreturn(t, k);
 	task_pop_frames(t, i);

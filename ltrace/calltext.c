@@ -27,6 +27,10 @@ struct calltext {
 	/* calltext_keep: the entry's text and argument spans */
 	char *kept;
 	struct arg_spans kept_spans;
+	/* ARGS, the arguments' buffers and RET's, in one allocation of CAP
+	 * bytes that a state keeps when it is freed and taken again */
+	unsigned char *block;
+	size_t cap;
 };
 
 void calltext_spans_destroy(struct arg_spans *s)
@@ -118,19 +122,61 @@ static size_t align16(size_t n)
 	return (n + 15) & ~(size_t)15;
 }
 
+/* The bytes of P's block: the argument pointers, then the return
+ * value's buffer and each argument's, each at 16 bytes as malloc would
+ * give it. */
+static size_t block_size(const struct prototype *p)
+{
+	size_t size = align16(p->nparams * sizeof(unsigned char *));
+
+	size += align16(fetch_bufsize(p->ret));
+	for (size_t i = 0; i < p->nparams; i++)
+		size += align16(fetch_bufsize(p->params[i]));
+	return size;
+}
+
+/* Freed states kept for the next calls, with their blocks: a traced
+ * call takes one and gives it back, and malloc and free cost more than
+ * the rest of a short call's text (issue 12).  A block over SPARE_BLOCK
+ * bytes (a large struct by value) is not kept. */
+#define SPARE_STATES 64
+#define SPARE_BLOCK 1024
+static struct calltext *spare[SPARE_STATES];
+static size_t nspare;
+
+/* A state for a call of P (NULL: the default prototype), fresh but for
+ * a block of at least block_size(P) bytes, laid out. */
+static struct calltext *state_new(const struct lens_limits *limits,
+				  const struct prototype *p)
+{
+	struct calltext *ct = nspare ? spare[--nspare] :
+				       xcalloc(1, sizeof(*ct));
+	unsigned char *block = ct->block;
+	size_t cap = ct->cap;
+
+	*ct = (struct calltext){ .limits = *limits,
+				 .p = p ? p : default_proto() };
+	ct->env.arg = env_arg;
+	ct->env.arg_data = ct;
+	size_t need = block_size(ct->p);
+	if (need > cap) {
+		free(block);
+		block = xmalloc(need);
+		cap = need;
+	}
+	ct->block = block;
+	ct->cap = cap;
+	ct->args = (unsigned char **)block;
+	ct->ret = block + align16(ct->p->nparams * sizeof(*ct->args));
+	return ct;
+}
+
 /* Fetch every parameter; a printf-style pack ends the list. */
 static void fetch_all(struct calltext *ct, struct callsite *cs)
 {
 	const struct prototype *p = ct->p;
+	unsigned char *buf = ct->ret + align16(fetch_bufsize(p->ret));
 
-	/* One block: the pointers, then each argument's buffer, each at
-	 * 16 bytes as malloc would give it. */
-	size_t n = p->nparams ? p->nparams : 1;
-	size_t head = align16(n * sizeof(*ct->args)), size = head;
-	for (size_t i = 0; i < p->nparams; i++)
-		size += align16(fetch_bufsize(p->params[i]));
-	ct->args = xmalloc(size);
-	unsigned char *buf = (unsigned char *)ct->args + head;
 	for (size_t i = 0; i < p->nparams; i++) {
 		ct->args[i] = buf;
 		buf += align16(fetch_bufsize(p->params[i]));
@@ -178,6 +224,8 @@ static void show_params(struct calltext *ct, struct callsite *cs, size_t from,
 			size_t to, struct strbuf *out, struct arg_spans *spans,
 			size_t base)
 {
+	if (from >= to || from >= ct->nfetched)
+		return; /* most returns: the context is not cheap */
 	struct fmt_ctx c = lens_ctx_of(ct, cs, out);
 	size_t idx = 0;
 
@@ -221,12 +269,8 @@ struct calltext *calltext_entry_split(const struct lens_limits *limits,
 				      struct callsite *cs, struct strbuf *out,
 				      struct arg_spans *spans)
 {
-	struct calltext *ct = xcalloc(1, sizeof(*ct));
+	struct calltext *ct = state_new(limits, p);
 
-	ct->limits = *limits;
-	ct->p = p ? p : default_proto();
-	ct->env.arg = env_arg;
-	ct->env.arg_data = ct;
 	ct->fetch = fetch_begin(cs, ct->p->ret,
 				needs_fp_after(ct->p, ct->p->split));
 	fetch_all(ct, cs);
@@ -283,7 +327,6 @@ void calltext_return(struct calltext *ct, struct callsite *cs,
 static void fetch_ret(struct calltext *ct, struct callsite *cs)
 {
 	const struct type *t = ct->p->ret;
-	ct->ret = xmalloc(fetch_bufsize(t));
 	if (t->kind == TYPE_VOID)
 		memset(ct->ret, 0, fetch_bufsize(t));
 	else
@@ -305,11 +348,8 @@ void calltext_return_value(const struct lens_limits *limits,
 			   const struct prototype *p, struct callsite *cs,
 			   struct strbuf *ret)
 {
-	struct calltext *ct = xcalloc(1, sizeof(*ct));
-	ct->limits = *limits;
-	ct->p = p ? p : default_proto();
-	ct->env.arg = env_arg; /* retval only: no argument was kept */
-	ct->env.arg_data = ct;
+	/* retval only: no argument was fetched (nfetched 0) */
+	struct calltext *ct = state_new(limits, p);
 	ct->fetch = fetch_begin(cs, ct->p->ret, false);
 	fetch_ret(ct, cs);
 	show_ret(ct, cs, ret);
@@ -320,12 +360,17 @@ void calltext_free(struct calltext *ct)
 {
 	if (!ct)
 		return;
-	free(ct->args);
-	free(ct->ret);
 	if (ct->pack)
 		fetch_free(ct->pack);
 	fetch_free(ct->fetch);
-	free(ct->kept);
-	calltext_spans_destroy(&ct->kept_spans);
+	if (ct->kept) {
+		free(ct->kept);
+		calltext_spans_destroy(&ct->kept_spans);
+	}
+	if (nspare < SPARE_STATES && ct->cap <= SPARE_BLOCK) {
+		spare[nspare++] = ct;
+		return;
+	}
+	free(ct->block);
 	free(ct);
 }

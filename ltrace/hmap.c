@@ -60,10 +60,25 @@ static void hmap_grow(struct hmap *m)
 	free(old.tab);
 }
 
+/* hmap_find for an integer key: the tracer looks up a task and a
+ * breakpoint at every stop and every --fast record, and the general
+ * probe's tests of the key's kind and hash cost more than the search. */
+static struct hent *find_u64(const struct hmap *m, uint64_t u)
+{
+	size_t mask = m->cap - 1;
+
+	for (size_t i = hash_u64(u) & mask; m->tab[i].used; i = (i + 1) & mask)
+		if (m->tab[i].ukey == u)
+			return &m->tab[i];
+	return NULL;
+}
+
 struct hent *hmap_find(const struct hmap *m, const char *s, uint64_t u)
 {
 	if (!m->cap)
 		return NULL;
+	if (!s)
+		return find_u64(m, u);
 	struct hent *e = hmap_slot(m, s, u, hash_of(s, u));
 	return e->used ? e : NULL;
 }

@@ -80,6 +80,23 @@ static bool ascii8(const unsigned char *p)
 	return !(eight & 0x8080808080808080ULL);
 }
 
+/* The length of the run of ASCII bytes that starts S[0..N): eight bytes
+ * at a time, since a line can be megabytes of -s 9999999 strings (issue
+ * 12). */
+static size_t ascii_run(const unsigned char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (n - i >= 8 && ascii8(s + i))
+		i += 8;
+	/* the tail: the last eight bytes, some seen already */
+	if (n - i < 8 && n >= 8 && ascii8(s + n - 8))
+		return n;
+	while (i < n && s[i] < 0x80)
+		i++;
+	return i;
+}
+
 /* The display width of S[0..N): one column per ASCII byte and per byte
  * of no valid UTF-8 sequence, cp_width per decoded code point.  Wide
  * characters reach the trace as UTF-8 (lenses/emit.c), so the "= "
@@ -90,17 +107,14 @@ static size_t text_width(const char *s, size_t n)
 	size_t w = 0;
 
 	for (size_t i = 0; i < n;) {
+		size_t run = ascii_run(u + i, n - i);
 		uint32_t cp;
 
-		/* ASCII eight bytes at a time: a line can be megabytes of
-		 * -s 9999999 strings (issue 12) */
-		if (n - i >= 8 && ascii8(u + i)) {
-			w += 8;
-			i += 8;
-			continue;
-		}
-		size_t len = u[i] < 0x80 ? 0 : utf8_decode(u + i, n - i, &cp);
-
+		w += run;
+		i += run;
+		if (i == n)
+			break;
+		size_t len = utf8_decode(u + i, n - i, &cp);
 		w += len ? cp_width(cp) : 1;
 		i += len ? len : 1;
 	}
@@ -180,6 +194,11 @@ void output_set_time(uint64_t mono)
 uint64_t output_now(void)
 {
 	return out.mono;
+}
+
+bool output_timed(void)
+{
+	return out.need_mono || out.time_mode;
 }
 
 void output_set_ip(uint64_t ip)
@@ -331,11 +350,11 @@ static void add_retval(const char *ret)
 {
 	size_t col = out.flushed_col + buffered_width();
 	size_t want = out.align >= 2 ? (size_t)out.align - 2 : 0;
-	while (col < want) {
-		strbuf_addch(&out.buf, ' ');
-		col++;
-	}
-	strbuf_addstr(&out.buf, " = ");
+	size_t pad = col < want ? want - col : 0;
+	char *o = strbuf_reserve(&out.buf, pad + 3);
+	memset(o, ' ', pad);
+	memcpy(o + pad, " = ", 3);
+	strbuf_commit(&out.buf, o + pad + 3);
 	strbuf_addstr(&out.buf, ret);
 }
 
@@ -349,9 +368,11 @@ void output_call_return(const struct output_call *c, const char *name,
 		strbuf_addf(&out.buf, "<... %s resumed> ", name);
 	}
 	/* As ltrace: the separator stays even on a resumed line. */
-	if (entry_had_args && *more)
-		strbuf_addstr(&out.buf, ", ");
-	strbuf_addstr(&out.buf, more);
+	if (*more) { /* most calls show nothing at their return */
+		if (entry_had_args)
+			strbuf_add(&out.buf, ", ", 2);
+		strbuf_addstr(&out.buf, more);
+	}
 	strbuf_addch(&out.buf, ')');
 	add_retval(ret);
 	if (out.time_spent)

@@ -39,6 +39,9 @@ void output_clock(void);
 /* CLOCK_MONOTONIC at the current stop, in nanoseconds; 0 when no option
  * needs the time. */
 uint64_t output_now(void);
+/* Whether some option needs the time (-t, -r, -T, -c, --format): else
+ * the clocks are never read, and output_set_time need not be called. */
+bool output_timed(void);
 /* -i on the lines of this stop that are not calls: the address the task
  * stopped at; UINT64_MAX for none (an exit, shown as ltrace shows it). */
 void output_set_ip(uint64_t ip);

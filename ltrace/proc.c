@@ -10,8 +10,11 @@
 #include "xmalloc.h"
 
 static struct process *processes;
-/* Tid -> struct task: looked up at every stop. */
+/* Tid -> struct task: looked up at every stop and every --fast record. */
 static struct hmap tasks;
+/* The task task_lookup found last: the next lookup is nearly always of
+ * the same one.  Forgotten when any task is made or freed. */
+static struct task *last_found;
 
 struct process *process_new(pid_t pid)
 {
@@ -57,11 +60,6 @@ void process_free(struct process *p)
 	free(p);
 }
 
-struct process *process_mem(struct process *p)
-{
-	return p->vfork_parent ? p->vfork_parent : p;
-}
-
 struct process *process_first(void)
 {
 	return processes;
@@ -75,12 +73,14 @@ struct task *task_new(pid_t tid, struct process *p)
 	if (p)
 		p->ntasks++;
 	hmap_get(&tasks, NULL, (uint64_t)tid)->ptr = t;
+	last_found = NULL;
 	return t;
 }
 
 void task_free(struct task *t)
 {
 	hmap_remove(&tasks, hmap_find(&tasks, NULL, (uint64_t)t->tid));
+	last_found = NULL;
 	task_pop_frames(t, 0);
 	free(t->frames);
 	if (t->proc)
@@ -90,8 +90,11 @@ void task_free(struct task *t)
 
 struct task *task_lookup(pid_t tid)
 {
+	if (last_found && last_found->tid == tid)
+		return last_found;
 	struct hent *e = hmap_find(&tasks, NULL, (uint64_t)tid);
-	return e ? e->ptr : NULL;
+	last_found = e ? e->ptr : NULL;
+	return last_found;
 }
 
 void task_drop(struct task *t)
@@ -100,11 +103,6 @@ void task_drop(struct task *t)
 	task_free(t);
 	if (p && p->ntasks == 0)
 		process_free(p);
-}
-
-bool task_prints(const struct task *t)
-{
-	return !t->proc->silent && !t->silent;
 }
 
 size_t task_count(void)

@@ -89,8 +89,12 @@ struct task {
 struct process *process_new(pid_t pid);
 /* Frees the process and its breakpoints; its tasks must be gone. */
 void process_free(struct process *p);
-/* The process whose memory and breakpoints P uses. */
-struct process *process_mem(struct process *p);
+/* The process whose memory and breakpoints P uses.  Inline, as
+ * task_prints: both are asked for every traced call. */
+static inline struct process *process_mem(struct process *p)
+{
+	return p->vfork_parent ? p->vfork_parent : p;
+}
 struct process *process_first(void);
 /* Forget everything P knew of its image, for a new one after an exec:
  * the loaded objects, the rendezvous, the breakpoints, /proc/PID/mem (now
@@ -105,7 +109,10 @@ void task_free(struct task *t);
 void task_drop(struct task *t);
 /* Whether T's calls are printed (not a silent process or thread); T must
  * belong to a process. */
-bool task_prints(const struct task *t);
+static inline bool task_prints(const struct task *t)
+{
+	return !t->proc->silent && !t->silent;
+}
 struct task *task_lookup(pid_t tid);
 size_t task_count(void);
 /* Call FN on every task, in no particular order (FN may free the task it

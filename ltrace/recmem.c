@@ -17,19 +17,32 @@ static const struct plan_chunk *chunk_at(const unsigned char *base, size_t size,
 	return (const struct plan_chunk *)(base + off);
 }
 
-static size_t well_formed(const unsigned char *base, size_t size)
+/* M's span: its chunks up to the first malformed one, of SIZE bytes;
+ * and its only chunk of user memory, when it has one alone. */
+static void measure(struct recmem *m, size_t size)
 {
-	size_t off = 0;
+	size_t off = 0, users = 0;
 	const struct plan_chunk *ch;
 
-	while ((ch = chunk_at(base, size, off))) {
+	while ((ch = chunk_at(m->chunks, size, off))) {
 		if (ch->len > PLAN_LEN_MAX ||
 		    plan_chunk_size(ch->len) > size - off ||
 		    (ch->addr < USER_END && ch->len > USER_END - ch->addr))
 			break;
+		if (ch->addr < USER_END) {
+			users++;
+			m->only = ch;
+		}
 		off += plan_chunk_size(ch->len);
 	}
-	return off;
+	m->size = off;
+	if (users != 1)
+		m->only = NULL;
+}
+
+static bool covers(const struct plan_chunk *ch, uint64_t a)
+{
+	return ch->addr < USER_END && a >= ch->addr && a - ch->addr < ch->len;
 }
 
 /* The chunk holding the byte at A that runs furthest past it. */
@@ -38,10 +51,11 @@ static const struct plan_chunk *holding(const struct recmem *m, uint64_t a)
 	const struct plan_chunk *best = NULL;
 	const struct plan_chunk *ch;
 
+	if (m->only) /* most records: one string */
+		return covers(m->only, a) ? m->only : NULL;
 	for (size_t off = 0; (ch = chunk_at(m->chunks, m->size, off));
 	     off += plan_chunk_size(ch->len)) {
-		if (ch->addr >= USER_END || a < ch->addr ||
-		    a - ch->addr >= ch->len)
+		if (!covers(ch, a))
 			continue;
 		if (!best || ch->addr + ch->len > best->addr + best->len)
 			best = ch;
@@ -49,10 +63,24 @@ static const struct plan_chunk *holding(const struct recmem *m, uint64_t a)
 	return best;
 }
 
-/* Whether a read from ADDR may stop short at A, not holding it, as real
- * memory would (see recmem.h): a chunk stopped at A by unreadable
- * memory, or the read went through the NUL that ended a chunk (the
- * string lens reads ahead and stops at the NUL). */
+/* Whether chunk CH lets a read from ADDR stop short at A, as real
+ * memory would (see recmem.h): it stopped at A at unreadable memory, or
+ * the read went through the NUL that ended it (the string lens reads
+ * ahead and stops at the NUL). */
+static bool stops(const struct plan_chunk *ch, uint64_t addr, uint64_t a)
+{
+	const unsigned char *data = (const unsigned char *)(ch + 1);
+	uint64_t end = ch->addr + ch->len;
+
+	if (ch->addr >= USER_END || (ch->wanted & PLAN_CHUNK_CUT))
+		return false;
+	if (end == a && ch->len < ch->wanted)
+		return true;
+	return ch->len && !data[ch->len - 1] && addr < end && end <= a;
+}
+
+/* Whether a read from ADDR may stop short at A, not holding it: above
+ * any mapping, or some chunk stops it. */
 static bool stop_is_real(const struct recmem *m, uint64_t addr, uint64_t a)
 {
 	const struct plan_chunk *ch;
@@ -60,16 +88,9 @@ static bool stop_is_real(const struct recmem *m, uint64_t addr, uint64_t a)
 	if (a >= USER_END)
 		return true;
 	for (size_t off = 0; (ch = chunk_at(m->chunks, m->size, off));
-	     off += plan_chunk_size(ch->len)) {
-		const unsigned char *data = (const unsigned char *)(ch + 1);
-		uint64_t end = ch->addr + ch->len;
-		if (ch->addr >= USER_END || (ch->wanted & PLAN_CHUNK_CUT))
-			continue;
-		if (end == a && ch->len < ch->wanted)
+	     off += plan_chunk_size(ch->len))
+		if (stops(ch, addr, a))
 			return true;
-		if (ch->len && !data[ch->len - 1] && addr < end && end <= a)
-			return true;
-	}
 	return false;
 }
 
@@ -77,6 +98,7 @@ static size_t recmem_read(struct memsrc *ms, uint64_t addr, void *buf,
 			  size_t len)
 {
 	struct recmem *m = (struct recmem *)ms;
+	const struct plan_chunk *last = NULL;
 	size_t pos = 0;
 
 	while (pos < len && addr + pos >= addr) {
@@ -90,8 +112,12 @@ static size_t recmem_read(struct memsrc *ms, uint64_t addr, void *buf,
 		memcpy((char *)buf + pos,
 		       (const unsigned char *)(ch + 1) + (a - ch->addr), n);
 		pos += n;
+		last = ch;
 	}
-	if (pos < len && !stop_is_real(m, addr, addr + pos))
+	/* A string's read stops at the end of the chunk it came from, which
+	 * says so itself: no other chunk need be asked. */
+	if (pos < len && !(last && stops(last, addr, addr + pos)) &&
+	    !stop_is_real(m, addr, addr + pos))
 		m->misses++;
 	return pos;
 }
@@ -101,7 +127,7 @@ void recmem_init(struct recmem *m, const void *chunks, size_t size)
 	memset(m, 0, sizeof(*m));
 	m->mem.read = recmem_read;
 	m->chunks = chunks;
-	m->size = well_formed(chunks, size);
+	measure(m, size);
 }
 
 bool recmem_xmm(const struct recmem *m, void *out)

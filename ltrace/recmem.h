@@ -25,6 +25,9 @@ struct recmem {
 	struct memsrc mem; /* first: a struct memsrc * is a struct recmem * */
 	const unsigned char *chunks;
 	size_t size; /* bytes of well-formed chunks */
+	/* The one chunk of user memory, when there is one alone: reads
+	 * need not search */
+	const struct plan_chunk *only;
 	unsigned long misses;
 };
 

@@ -22,11 +22,6 @@ void strbuf_destroy(struct strbuf *sb)
 	sb->len = sb->cap = 0;
 }
 
-void strbuf_reset(struct strbuf *sb)
-{
-	strbuf_truncate(sb, 0);
-}
-
 void strbuf_grow(struct strbuf *sb, size_t n)
 {
 	if (sb->len + n + 1 <= sb->cap)
@@ -37,19 +32,6 @@ void strbuf_grow(struct strbuf *sb, size_t n)
 	sb->s = xrealloc(sb->s, cap);
 	sb->cap = cap;
 	sb->s[sb->len] = '\0';
-}
-
-void strbuf_truncate(struct strbuf *sb, size_t len)
-{
-	if (len < sb->len) {
-		sb->len = len;
-		sb->s[len] = '\0';
-	}
-}
-
-void strbuf_addstr(struct strbuf *sb, const char *s)
-{
-	strbuf_add(sb, s, strlen(s));
 }
 
 /* Formatted in place: into the room there is, and again after growing

@@ -15,15 +15,26 @@ struct strbuf {
 
 void strbuf_init(struct strbuf *sb);
 void strbuf_destroy(struct strbuf *sb);
-void strbuf_reset(struct strbuf *sb);
-void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 /* Make room for at least n more bytes. */
 void strbuf_grow(struct strbuf *sb, size_t n);
-void strbuf_truncate(struct strbuf *sb, size_t len);
+
+static inline void strbuf_truncate(struct strbuf *sb, size_t len)
+{
+	if (len < sb->len) {
+		sb->len = len;
+		sb->s[len] = '\0';
+	}
+}
+
+/* Inline, as appending below: every traced call resets a few. */
+static inline void strbuf_reset(struct strbuf *sb)
+{
+	strbuf_truncate(sb, 0);
+}
 
 /* Appending is inline: the formatter appends a byte or a short run at a
  * time, millions of times for a large trace (issue 12), and the call
@@ -35,6 +46,11 @@ static inline void strbuf_add(struct strbuf *sb, const void *data, size_t len)
 	memcpy(sb->s + sb->len, data, len);
 	sb->len += len;
 	sb->s[sb->len] = '\0';
+}
+
+static inline void strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
 }
 
 static inline void strbuf_addch(struct strbuf *sb, char c)

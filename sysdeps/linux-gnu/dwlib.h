@@ -14,40 +14,40 @@
 #include <elfutils/libdwfl.h>
 
 /* Every libdw function the tracer calls. */
-#define DWLIB_FUNCTIONS(X) \
-	X(dwarf_aggregate_size) \
-	X(dwarf_attr) \
-	X(dwarf_attr_integrate) \
-	X(dwarf_begin_elf) \
-	X(dwarf_child) \
-	X(dwarf_diename) \
-	X(dwarf_dieoffset) \
-	X(dwarf_end) \
-	X(dwarf_formflag) \
-	X(dwarf_formref_die) \
-	X(dwarf_formsdata) \
-	X(dwarf_formudata) \
-	X(dwarf_get_units) \
-	X(dwarf_getlocation) \
-	X(dwarf_hasattr) \
-	X(dwarf_hasattr_integrate) \
-	X(dwarf_haschildren) \
-	X(dwarf_lowpc) \
-	X(dwarf_offdie) \
-	X(dwarf_ranges) \
-	X(dwarf_siblingof) \
-	X(dwarf_srclang) \
-	X(dwarf_tag) \
-	X(dwelf_elf_gnu_build_id) \
-	X(dwelf_elf_gnu_debuglink) \
-	X(dwfl_begin) \
-	X(dwfl_end) \
-	X(dwfl_lineinfo) \
-	X(dwfl_module_addrinfo) \
-	X(dwfl_module_getsrc) \
-	X(dwfl_report_begin) \
-	X(dwfl_report_elf) \
-	X(dwfl_report_end) \
+#define DWLIB_FUNCTIONS(X)              \
+	X(dwarf_aggregate_size)         \
+	X(dwarf_attr)                   \
+	X(dwarf_attr_integrate)         \
+	X(dwarf_begin_elf)              \
+	X(dwarf_child)                  \
+	X(dwarf_diename)                \
+	X(dwarf_dieoffset)              \
+	X(dwarf_end)                    \
+	X(dwarf_formflag)               \
+	X(dwarf_formref_die)            \
+	X(dwarf_formsdata)              \
+	X(dwarf_formudata)              \
+	X(dwarf_get_units)              \
+	X(dwarf_getlocation)            \
+	X(dwarf_hasattr)                \
+	X(dwarf_hasattr_integrate)      \
+	X(dwarf_haschildren)            \
+	X(dwarf_lowpc)                  \
+	X(dwarf_offdie)                 \
+	X(dwarf_ranges)                 \
+	X(dwarf_siblingof)              \
+	X(dwarf_srclang)                \
+	X(dwarf_tag)                    \
+	X(dwelf_elf_gnu_build_id)       \
+	X(dwelf_elf_gnu_debuglink)      \
+	X(dwfl_begin)                   \
+	X(dwfl_end)                     \
+	X(dwfl_lineinfo)                \
+	X(dwfl_module_addrinfo)         \
+	X(dwfl_module_getsrc)           \
+	X(dwfl_report_begin)            \
+	X(dwfl_report_elf)              \
+	X(dwfl_report_end)              \
 	X(dwfl_standard_find_debuginfo) \
 	X(dwfl_offline_section_address)
 

@@ -184,7 +184,7 @@ static uint64_t last_shown;
  * the last one shown (record or stop) and the drain's. */
 static void set_time(uint64_t tsc)
 {
-	if (!use_tsc || !tsc || tsc1 <= tsc0)
+	if (!output_timed() || !use_tsc || !tsc || tsc1 <= tsc0)
 		return;
 	double ns = (double)(mono1 - mono0) / (double)(tsc1 - tsc0);
 	uint64_t t = mono0 + (uint64_t)((double)(int64_t)(tsc - tsc0) * ns);
@@ -451,13 +451,45 @@ static struct task *task_of(struct process *p, struct fastrec *f, uint64_t tcb)
 
 /* ---- formatting records ---- */
 
+/* The floating point registers of the record being shown, made from
+ * its xmm bytes only when the fetch code asks (a float argument or
+ * return value): a call's xmm0..7 are in a chunk of its recmem, a
+ * return's xmm0 in the record. */
 static struct arch_fpregs rec_fp;
-static bool rec_fp_ok;
+static const struct recmem *rec_mem;
+static const void *rec_xmm;
+static size_t rec_xmm_len;
+static bool rec_fp_made, rec_fp_ok;
 
 static const void *record_fpregs(struct callsite *cs)
 {
+	unsigned char xmm[128];
+	const void *from = rec_xmm;
+	size_t len = rec_xmm_len;
+
 	(void)cs;
+	if (rec_fp_made)
+		return rec_fp_ok ? &rec_fp.f : NULL;
+	rec_fp_made = true;
+	if (!from && recmem_xmm(rec_mem, xmm)) {
+		from = xmm;
+		len = sizeof(xmm);
+	}
+	rec_fp_ok = from != NULL;
+	if (rec_fp_ok)
+		recregs_xmm(&rec_fp, from, len);
 	return rec_fp_ok ? &rec_fp.f : NULL;
+}
+
+/* The record to be shown next keeps its xmm registers in MEM's chunks
+ * (XMM NULL) or in the LEN bytes at XMM. */
+static void record_fpregs_from(const struct recmem *mem, const void *xmm,
+			       size_t len)
+{
+	rec_mem = mem;
+	rec_xmm = xmm;
+	rec_xmm_len = len;
+	rec_fp_made = false;
 }
 
 static void show_call(struct process *p, struct fastrec *f,
@@ -474,10 +506,7 @@ static void show_call(struct process *p, struct fastrec *f,
 	size_t used = c->used <= c->h.size - sizeof(*c) ? c->used : 0;
 	recregs_call(&regs, c, f->target[c->func]);
 	recmem_init(&rm, c + 1, used);
-	unsigned char xmm[128];
-	rec_fp_ok = recmem_xmm(&rm, xmm);
-	if (rec_fp_ok)
-		recregs_xmm(&rec_fp, xmm, sizeof(xmm));
+	record_fpregs_from(&rm, NULL, 0);
 	struct callsite cs = { &rm.mem, &regs.r, record_fpregs,
 			       true,	0,	 f->target[c->func] };
 	set_time(c->tsc);
@@ -518,8 +547,7 @@ static void show_return(struct process *p, struct fastrec *f,
 	size_t used = r->used <= r->h.size - sizeof(*r) ? r->used : 0;
 	recregs_return(&regs, r);
 	recmem_init(&rm, r + 1, used);
-	recregs_xmm(&rec_fp, r->xmm0, sizeof(r->xmm0));
-	rec_fp_ok = true;
+	record_fpregs_from(&rm, r->xmm0, sizeof(r->xmm0));
 	struct callsite cs = { &rm.mem, &regs.r, record_fpregs, false, 0, 0 };
 	set_time(r->tsc);
 	(void)call_return(t, (size_t)i, &cs, task_prints(t));

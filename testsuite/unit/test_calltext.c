@@ -176,7 +176,9 @@ static const char conf[] =
 	"typedef wint_t = string(int);\n"
 	"wint_t fputwc(wchar_t, addr);\n"
 	"int g_wch(string(ushort), string(long), string(char), "
-	"array(wchar_t, 3)*);\n";
+	"array(wchar_t, 3)*);\n"
+	"int g_past(string[arg2]);\n"
+	"int g_early(string[retval]);\n";
 
 static void test_strings(void)
 {
@@ -487,6 +489,26 @@ static void test_out_params(void)
 	ENTRY("g_w", "1, \"hell\"..., 5");
 	calltext_free(pending);
 	opts.strlen = 32;
+}
+
+/* A call's state is a fresh one, whatever the call before left in the
+ * state it reuses: g_past has no second argument to cut its string with
+ * (the call before had 2), g_early no return value yet (the call before
+ * returned 3). */
+static void test_reused_states(void)
+{
+	reset();
+	regs.rdi = 1;
+	regs.rsi = 2;
+	regs.rdx = 3;
+	ENTRY("g_hex", "0x1, 02, 0x3");
+	regs.rax = 3;
+	RET("", "3");
+	regs.rdi = put_str("abcdef");
+	ENTRY("g_past", "\"abcdef\"");
+	RET("", "3");
+	ENTRY("g_early", "\"abcdef\"");
+	RET("", "3");
 }
 
 static void test_format(void)
@@ -890,6 +912,7 @@ int main(void)
 	test_pointers();
 	test_arrays_of_strings();
 	test_out_params();
+	test_reused_states();
 	test_format();
 	test_wide();
 	test_wide_chars();

@@ -19,28 +19,22 @@
 enum cls { CLS_NONE, CLS_INTEGER, CLS_SSE, CLS_MEMORY };
 
 struct fetch_ctx {
-	struct user_regs_struct regs;
+	uint64_t gp[6]; /* the integer argument registers at entry */
 	struct user_fpregs_struct fp;
 	bool have_fp;
 	unsigned ngp, nsse; /* registers used so far */
 	uint64_t stack;	    /* next stack slot */
 };
 
-static const size_t gp_off[] = {
-	offsetof(struct user_regs_struct, rdi),
-	offsetof(struct user_regs_struct, rsi),
-	offsetof(struct user_regs_struct, rdx),
-	offsetof(struct user_regs_struct, rcx),
-	offsetof(struct user_regs_struct, r8),
-	offsetof(struct user_regs_struct, r9),
-};
-
-static uint64_t gpreg(const struct user_regs_struct *r, unsigned i)
+/* The integer argument registers of R into GP, in the ABI's order. */
+static void gpregs(uint64_t gp[6], const struct user_regs_struct *r)
 {
-	uint64_t v;
-
-	memcpy(&v, (const char *)r + gp_off[i], 8);
-	return v;
+	gp[0] = r->rdi;
+	gp[1] = r->rsi;
+	gp[2] = r->rdx;
+	gp[3] = r->rcx;
+	gp[4] = r->r8;
+	gp[5] = r->r9;
 }
 
 /* The low eightbyte of xmmI (xmm_space holds 4 words per register). */
@@ -103,13 +97,24 @@ static bool classify_into(const struct type *t, size_t off, enum cls cl[2])
 	}
 }
 
+/* Whether T is a scalar of 8 bytes at most, as nearly every argument
+ * and return value is: its class and buffer need no walk. */
+static bool scalar(const struct type *t)
+{
+	return t->kind >= TYPE_CHAR && t->kind <= TYPE_POINTER;
+}
+
 /* The class of each eightbyte of T; returns the number of eightbytes, or
  * 0 for MEMORY. */
 static size_t classify(const struct type *t, enum cls cl[2])
 {
-	size_t size = type_sizeof(t);
-
 	cl[0] = cl[1] = CLS_NONE;
+	if (scalar(t)) {
+		/* as classify_into finds it, without the walk */
+		cl[0] = type_is_float(t) ? CLS_SSE : CLS_INTEGER;
+		return 1;
+	}
+	size_t size = type_sizeof(t);
 	if (t->kind == TYPE_ARRAY || t->kind == TYPE_PACK) {
 		cl[0] = CLS_INTEGER; /* decays to a pointer */
 		return 1;
@@ -125,7 +130,7 @@ static size_t classify(const struct type *t, enum cls cl[2])
 
 size_t fetch_bufsize(const struct type *t)
 {
-	if (t->kind == TYPE_ARRAY)
+	if (t->kind == TYPE_ARRAY || scalar(t))
 		return 16;
 	size_t n = type_sizeof(t);
 	return n < 16 ? 16 : (n + 7) / 8 * 8;
@@ -158,12 +163,13 @@ struct fetch_ctx *fetch_begin(struct callsite *cs, const struct type *ret,
 			      bool want_fp)
 {
 	struct fetch_ctx *f = ctx_alloc();
+	const struct user_regs_struct *r = cs->regs;
 
-	memcpy(&f->regs, cs->regs, sizeof(f->regs));
+	gpregs(f->gp, r);
 	f->have_fp = false;
 	f->ngp = 0;
 	f->nsse = 0;
-	f->stack = f->regs.rsp + 8;
+	f->stack = r->rsp + 8;
 	enum cls cl[2];
 	if (ret && ret->kind == TYPE_STRUCT && !classify(ret, cl))
 		f->ngp = 1; /* hidden pointer to the return buffer */
@@ -215,12 +221,30 @@ static bool regs_fit(const struct fetch_ctx *f, const enum cls *cl, size_t n)
 	return f->ngp + gp <= 6 && f->nsse + sse <= 8;
 }
 
+/* An integer scalar (not a float): one eightbyte of class INTEGER. */
+static bool integer_scalar(const struct type *t)
+{
+	return scalar(t) && !type_is_float(t);
+}
+
+/* W into the 16 bytes of BUF, the rest zero. */
+static void put_word(void *buf, uint64_t w)
+{
+	memset(buf, 0, 16);
+	memcpy(buf, &w, 8);
+}
+
 int fetch_arg(struct fetch_ctx *f, struct callsite *cs, const struct type *t,
 	      void *buf)
 {
 	enum cls cl[2];
-	size_t n = classify(t, cl);
 
+	if (integer_scalar(t) && f->ngp < 6) {
+		/* nearly every argument: what the walk below finds */
+		put_word(buf, f->gp[f->ngp++]);
+		return 0;
+	}
+	size_t n = classify(t, cl);
 	memset(buf, 0, fetch_bufsize(t));
 	if (!n || !regs_fit(f, cl, n))
 		return from_stack(f, cs, n ? n * 8 : type_sizeof(t),
@@ -235,7 +259,7 @@ int fetch_arg(struct fetch_ctx *f, struct callsite *cs, const struct type *t,
 			w = f->have_fp ? xmm(&f->fp, f->nsse) : 0;
 			f->nsse++;
 		} else {
-			w = gpreg(&f->regs, f->ngp++);
+			w = f->gp[f->ngp++];
 		}
 		memcpy((char *)buf + 8 * i, &w, 8);
 	}
@@ -259,9 +283,13 @@ int fetch_retval(struct fetch_ctx *f, struct callsite *cs, const struct type *t,
 {
 	const struct user_regs_struct *r = cs->regs;
 	enum cls cl[2];
-	size_t n = classify(t, cl);
 
 	(void)f;
+	if (integer_scalar(t)) {
+		put_word(buf, r->rax); /* as the walk below */
+		return 0;
+	}
+	size_t n = classify(t, cl);
 	memset(buf, 0, fetch_bufsize(t));
 	if (t->kind == TYPE_LDOUBLE)
 		return retval_x87(cs, buf);
