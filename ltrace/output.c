@@ -50,8 +50,12 @@ static struct {
 	/* The clocks at the current stop (output_clock) */
 	uint64_t mono;	      /* CLOCK_MONOTONIC, ns */
 	struct timespec wall; /* CLOCK_REALTIME, for -t */
-	uint64_t last_line;   /* -r: mono at the previous line, 0 before */
-	uint64_t stop_ip;     /* -i on lines that are not calls */
+	/* -t: CLOCK_REALTIME - CLOCK_MONOTONIC as output_clock read them,
+	 * and the wall clock of the last time set (output_set_time) */
+	int64_t wall_offset;
+	uint64_t wall_set;
+	uint64_t last_line; /* -r: mono at the previous line, 0 before */
+	uint64_t stop_ip;   /* -i on lines that are not calls */
 } out;
 
 /* Columns a code point takes: wcwidth's in the C.UTF-8 locale (2 for
@@ -173,18 +177,31 @@ void output_clock(void)
 	struct timespec ts;
 	if (out.need_mono && clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
 		out.mono = ns_of(&ts);
-	if (out.time_mode)
-		clock_gettime(CLOCK_REALTIME, &out.wall);
+	if (!out.time_mode || clock_gettime(CLOCK_REALTIME, &out.wall) ||
+	    clock_gettime(CLOCK_MONOTONIC, &ts))
+		return;
+	out.wall_offset = (int64_t)(ns_of(&out.wall) - ns_of(&ts));
+	if (ns_of(&out.wall) < out.wall_set) { /* after --fast's records */
+		out.wall.tv_sec = (time_t)(out.wall_set / 1000000000u);
+		out.wall.tv_nsec = (long)(out.wall_set % 1000000000u);
+	}
 }
 
+/* The wall clock at monotonic time MONO (--fast's records): the offset
+ * between the clocks that output_clock read, never before the last one
+ * set (the two clocks are read one after the other, and a thread
+ * preempted between them sees an offset off by that much: worked out
+ * from the previous record's, the errors added up and -t went back at
+ * nearly every line). */
 void output_set_time(uint64_t mono)
 {
-	struct timespec now;
-	if (out.time_mode && clock_gettime(CLOCK_MONOTONIC, &now) == 0) {
-		/* The wall clock as it was then: back from now's by the
-		 * monotonic clock's difference. */
-		int64_t back = (int64_t)(ns_of(&now) - mono);
-		uint64_t wall = ns_of(&out.wall) - (uint64_t)back;
+	if (out.time_mode) {
+		if (!out.wall_offset)
+			output_clock();
+		uint64_t wall = mono + (uint64_t)out.wall_offset;
+		if (wall < out.wall_set)
+			wall = out.wall_set;
+		out.wall_set = wall;
 		out.wall.tv_sec = (time_t)(wall / 1000000000u);
 		out.wall.tv_nsec = (long)(wall % 1000000000u);
 	}
