@@ -87,9 +87,8 @@ static void test_basic(void)
 	protolib_free(pl);
 }
 
-/* Load TEXT as NAME and return what was printed on stderr (static). */
-static const char *load_capture(struct protolib *pl, const char *name,
-				const char *text, int *nerr)
+/* What FN(ARG) prints on stderr (a static buffer). */
+static const char *stderr_of(void (*fn)(void *), void *arg)
 {
 	static char buf[8192];
 	FILE *f = tmpfile();
@@ -97,7 +96,7 @@ static const char *load_capture(struct protolib *pl, const char *name,
 	fflush(stderr);
 	int saved = dup(2);
 	dup2(fileno(f), 2);
-	*nerr = conf_load_string(pl, name, text);
+	fn(arg);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -106,6 +105,31 @@ static const char *load_capture(struct protolib *pl, const char *name,
 	buf[n] = 0;
 	fclose(f);
 	return buf;
+}
+
+/* A load and its outcome, for stderr_of. */
+struct load {
+	struct protolib *pl;
+	const char *name, *text;
+	int nerr;
+	bool later; /* conf_load_file_later of the file NAME */
+};
+
+static void run_load(void *arg)
+{
+	struct load *ld = arg;
+	ld->nerr = ld->later ? conf_load_file_later(ld->pl, ld->name) :
+			       conf_load_string(ld->pl, ld->name, ld->text);
+}
+
+/* Load TEXT as NAME and return what was printed on stderr (static). */
+static const char *load_capture(struct protolib *pl, const char *name,
+				const char *text, int *nerr)
+{
+	struct load ld = { pl, name, text, 0, false };
+	const char *out = stderr_of(run_load, &ld);
+	*nerr = ld.nerr;
+	return out;
 }
 
 /* Every error message, exactly, with its line and column; one per bad
@@ -379,7 +403,7 @@ static void test_hostile(void)
 static struct protolib *load_later(const char *text, const char **err,
 				   int *nerr)
 {
-	static char buf[4096], path[] = "/tmp/test_proto_later.XXXXXX";
+	static char path[] = "/tmp/test_proto_later.XXXXXX";
 	strcpy(path + strlen(path) - 6, "XXXXXX");
 	int fd = mkstemp(path);
 	struct protolib *pl = protolib_new();
@@ -390,21 +414,17 @@ static struct protolib *load_later(const char *text, const char **err,
 		return pl;
 	}
 	close(fd);
-	FILE *f = tmpfile();
-	fflush(stderr);
-	int saved = dup(2);
-	dup2(fileno(f), 2);
-	*nerr = conf_load_file_later(pl, path);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	rewind(f);
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = 0;
-	fclose(f);
+	struct load ld = { pl, path, NULL, 0, true };
+	*err = stderr_of(run_load, &ld);
+	*nerr = ld.nerr;
 	unlink(path);
-	*err = buf;
 	return pl;
+}
+
+/* Looks "bad" up twice, for stderr_of. */
+static void lookup_bad(void *arg)
+{
+	CHECK(!protolib_lookup(arg, "bad") && !protolib_lookup(arg, "bad"));
 }
 
 /* Function declarations parsed at their first lookup give what an
@@ -442,19 +462,7 @@ static void test_later(void)
 	CHECK(p && p->ret->kind == TYPE_LONG);
 	CHECK(!protolib_lookup(pl, "commented"));
 	/* The error, with its place, at the lookup; once. */
-	FILE *f = tmpfile();
-	fflush(stderr);
-	int saved = dup(2);
-	dup2(fileno(f), 2);
-	CHECK(!protolib_lookup(pl, "bad") && !protolib_lookup(pl, "bad"));
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	rewind(f);
-	char buf[512];
-	size_t k = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[k] = 0;
-	fclose(f);
+	const char *buf = stderr_of(lookup_bad, pl);
 	CHECK(strstr(buf, ":8:9: error: unknown type 'unknowntype'\n") &&
 		      !strstr(strstr(buf, "error") + 1, "error"),
 	      "%s", buf);
