@@ -582,12 +582,6 @@ static void parse_line(struct parser *ps, const char *s, const char *e)
 
 /* ---- declarations parsed at their first lookup ---- */
 
-static bool ident_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_';
-}
-
 /* The name the function declaration [S, E) declares, into NAME (SIZE
  * bytes): the identifier before the '(' of its last group at the top
  * level, which ';' ends (a return type may hold groups of its own:
@@ -611,7 +605,7 @@ static bool decl_name(const char *s, const char *e, char *name, size_t size)
 			while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
 				end--;
 			const char *id = end;
-			while (id > s && ident_char(id[-1]))
+			while (id > s && lex_ident_char(id[-1]))
 				id--;
 			size_t n = (size_t)(end - id);
 			if (!n || n >= size || (*id >= '0' && *id <= '9'))
@@ -624,13 +618,6 @@ static bool decl_name(const char *s, const char *e, char *name, size_t size)
 	return false;
 }
 
-/* Whether [S, E), blanks skipped, starts with the keyword KW. */
-static bool starts_with_keyword(const char *s, const char *e, const char *kw)
-{
-	size_t n = strlen(kw);
-	return (size_t)(e - s) > n && !strncmp(s, kw, n) && !ident_char(s[n]);
-}
-
 /* A function declaration [S, E) kept in PL for its first lookup; false
  * when it must be parsed now (a typedef or an import, which later
  * declarations see; one whose name cannot be read off). */
@@ -638,10 +625,14 @@ static bool keep_for_later(struct protolib *pl, const char *s, const char *e,
 			   int line)
 {
 	char name[512];
+	struct lex lx;
 	s += strspn(s, " \t");
-	if (s >= e || *s == ';' || *s == '#' ||
-	    starts_with_keyword(s, e, "typedef") ||
-	    starts_with_keyword(s, e, "import") ||
+	if (s >= e || *s == ';' || *s == '#')
+		return false;
+	/* S is not blank: lex_keyword compares at S itself, and stops
+	 * within the declaration (no keyword holds its newline). */
+	lex_begin(&lx, s);
+	if (lex_keyword(&lx, "typedef") || lex_keyword(&lx, "import") ||
 	    !decl_name(s, e, name, sizeof(name)))
 		return false;
 	return protolib_has(pl, name) ||

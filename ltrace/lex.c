@@ -105,7 +105,7 @@ bool lex_expect_close(struct lex *lx)
 	return false;
 }
 
-static bool is_ident_char(char c)
+bool lex_ident_char(char c)
 {
 	return isalnum((unsigned char)c) || c == '_';
 }
@@ -117,7 +117,7 @@ static bool peek_ident(struct lex *lx, char *buf, size_t size)
 	if (!isalpha((unsigned char)*lx->p) && *lx->p != '_')
 		return false;
 	size_t n = 0;
-	while (is_ident_char(lx->p[n]) && n + 1 < size) {
+	while (lex_ident_char(lx->p[n]) && n + 1 < size) {
 		buf[n] = lx->p[n];
 		n++;
 	}
@@ -130,7 +130,7 @@ bool lex_ident(struct lex *lx, char *buf, size_t size)
 	if (!peek_ident(lx, buf, size))
 		return false;
 	lx->tok = lx->p;
-	while (is_ident_char(*lx->p))
+	while (lex_ident_char(*lx->p))
 		lx->p++;
 	return true;
 }
@@ -141,7 +141,7 @@ bool lex_keyword(struct lex *lx, const char *kw)
 	size_t n = strlen(kw);
 
 	lex_skip_ws(lx);
-	if (strncmp(lx->p, kw, n) || is_ident_char(lx->p[n]))
+	if (strncmp(lx->p, kw, n) || lex_ident_char(lx->p[n]))
 		return false;
 	lx->p += n;
 	return true;

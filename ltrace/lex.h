@@ -44,6 +44,8 @@ bool lex_expect_close(struct lex *lx);
 
 /* Take the identifier that comes next into BUF (cut to SIZE - 1). */
 bool lex_ident(struct lex *lx, char *buf, size_t size);
+/* Whether C may be in an identifier (a letter, a digit, '_'). */
+bool lex_ident_char(char c);
 /* Take the identifier KW if it comes next. */
 bool lex_keyword(struct lex *lx, const char *kw);
 /* Take a number (C syntax: decimal, 0x, octal; may be negative). */

@@ -59,9 +59,7 @@
  * otherwise fill it and trap, and wait, stopped, for a whole drain,
  * where the drainer formats while they go on. */
 #define FAST_PERIOD_NS (10 * 1000 * 1000)
-#ifndef FAST_BUSY_NS
 #define FAST_BUSY_NS (200 * 1000)
-#endif
 /* The readable ranges' table is read again at most this often while the
  * recorder's copies miss it, and up to FAST_RANGES_SLOW apart when a
  * reading changes nothing (what they miss is no plain memory: a device's

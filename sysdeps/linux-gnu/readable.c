@@ -49,8 +49,8 @@ static const char *field(const char **s, size_t *len)
 	return p;
 }
 
-/* One maps line: "lo-hi perms offset dev inode [path]"; its range into
- * *R when it is plain memory. */
+/* One maps line, its newline cut: "lo-hi perms offset dev inode
+ * [path]"; its range into *R when it is plain memory. */
 static bool plain_line(const char *line, struct rec_range *r)
 {
 	char *end;
@@ -75,13 +75,7 @@ static bool plain_line(const char *line, struct rec_range *r)
 			return false;
 	}
 	p += strspn(p, " \t");
-	char path[4096];
-	size_t n = strcspn(p, "\n");
-	if (n >= sizeof(path))
-		n = sizeof(path) - 1;
-	memcpy(path, p, n);
-	path[n] = '\0';
-	if (!readable_plain(pm, path))
+	if (!readable_plain(pm, p))
 		return false;
 	r->lo = lo;
 	r->hi = hi;
@@ -150,6 +144,7 @@ long readable_ranges(FILE *f, struct rec_range *out, size_t max,
 	struct rec_range r;
 	uint64_t last = 0;
 	while (getline(&line, &cap, f) > 0) {
+		line[strcspn(line, "\n")] = '\0';
 		/* The kernel lists mappings in order; a line out of order
 		 * would break the merging, and is left out. */
 		if (plain_line(line, &r) && r.lo >= last) {

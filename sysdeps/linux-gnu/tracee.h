@@ -120,8 +120,9 @@ int tracee_get_fpregs(pid_t tid, struct arch_fpregs *f);
 
 /* Wait for T alone until it stops with SIGTRAP (after an injected
  * syscall or a step).  A signal that arrives first is kept for delivery
- * at the next resume, unless the fault hook took it.  Returns 0, -ESRCH if T ended (that end is then
- * not reported again), or the error of a resume that failed. */
+ * at the next resume, unless the fault hook took it.  Returns 0, -ESRCH
+ * if T ended (that end is then not reported again), or the error of a
+ * resume that failed. */
 int tracee_wait_trap(struct task *t);
 /* Single-step T and wait until the step's SIGTRAP.  A signal that stops
  * it first is kept for delivery at the next resume, and the step is
