@@ -33,6 +33,7 @@
 #include "output.h"
 #include "plan.h"
 #include "proc.h"
+#include "procfs.h"
 #include "readable.h"
 #include "recmem.h"
 #include "recorder/recblob.h"
@@ -68,6 +69,10 @@
 #define FAST_RANGES_SLOW (1000ull * 1000 * 1000)
 /* Pages where a direct copy faulted, kept out of the table. */
 #define FAST_BAD 64
+/* Steps given a thread to leave the recorder's code before a signal is
+ * delivered to it, or before the detach: a record takes a few thousand
+ * instructions at most, its copies none (copy_by_call). */
+#define FAST_LEAVE_STEPS 100000
 
 struct fast_thread {
 	uint64_t tcb;
@@ -116,6 +121,8 @@ static unsigned char *ring_copy; /* FAST_RING bytes */
 static unsigned long misses, handed_over;
 /* Faults of direct copies, and readings of /proc/PID/maps for them. */
 static unsigned long copy_faults, range_reads;
+/* Single steps taken to bring threads out of the recorder's code. */
+static unsigned long leave_steps;
 /* fast_settle waits for records being written (not with -S). */
 static bool settle;
 /* For -D 1 (and testsuite/budget): records shown, and the drainer
@@ -979,16 +986,20 @@ static void want_returns(struct task *t, struct memsrc *m,
 	}
 }
 
-bool fast_trap(struct task *t, struct memsrc *m, struct arch_regs *regs)
+/* What the loop does at one of the blob's traps, T stopped just past it
+ * with REGS: a full ring drained (and with M, the memory of the loop's
+ * stop, return breakpoints for the calls the recorder could not hook),
+ * a record on the writer's stack shown, a lost return resumed at its
+ * call site.  False when the IP is at none of them, or a lost return's
+ * call is unknown. */
+static bool blob_trap(struct task *t, struct process *p, struct fastrec *f,
+		      struct memsrc *m, struct arch_regs *regs)
 {
-	struct process *p = t->proc ? process_mem(t->proc) : NULL;
-	struct fastrec *f = mapped(p);
-	if (!enabled || !f)
-		return false;
 	uint64_t ip = arch_ip(regs);
 	if (in_blob(f, ip, rec_blob_trap_full)) {
 		on_full(p);
-		want_returns(t, m, regs);
+		if (m)
+			want_returns(t, m, regs);
 		return true;
 	}
 	if (in_blob(f, ip, rec_blob_trap_sync)) {
@@ -998,6 +1009,74 @@ bool fast_trap(struct task *t, struct memsrc *m, struct arch_regs *regs)
 	if (in_blob(f, ip, rec_blob_trap_lost))
 		return on_lost(t, regs, regs->r.rdi);
 	return false;
+}
+
+bool fast_trap(struct task *t, struct memsrc *m, struct arch_regs *regs)
+{
+	struct process *p = t->proc ? process_mem(t->proc) : NULL;
+	struct fastrec *f = mapped(p);
+	if (!enabled || !f)
+		return false;
+	return blob_trap(t, p, f, m, regs);
+}
+
+/* ---- leaving the recorder's code ---- */
+
+/* Whether IP is in the recorder's code: its trampolines and blob. */
+static bool in_code(const struct fastrec *f, uint64_t ip)
+{
+	return ip - f->base < f->l.rw;
+}
+
+/* T stopped on rec_copy's rep movsb, registers R: make the copy by
+ * system calls and put T past the instruction, its registers as the
+ * instruction leaves them, instead of a step per byte.  Where the bytes
+ * cannot be read, T stays on the instruction with the copy made so far
+ * (R says how far): a step there faults as the copy would, and
+ * fast_fault ends it.  True when T is past it. */
+static bool copy_by_call(struct task *t, struct process *p,
+			 const struct fastrec *f, struct arch_regs *r)
+{
+	/* rep movsb: f3 a4 */
+	static const unsigned char insn[2] = { 0xf3, 0xa4 };
+	uint64_t at = f->base + f->l.blob + rec_blob_copy_insn;
+	unsigned char buf[4096];
+	if (arch_ip(r) != at || remote_read(p->pid, at, buf, sizeof(insn)) ||
+	    memcmp(buf, insn, sizeof(insn)))
+		return false;
+	while (r->r.rcx) {
+		size_t n = r->r.rcx < sizeof(buf) ? r->r.rcx : sizeof(buf);
+		if (remote_read(p->pid, r->r.rsi, buf, n) ||
+		    mem_write(p->memfd, r->r.rdi, buf, n))
+			break;
+		r->r.rsi += n;
+		r->r.rdi += n;
+		r->r.rcx -= n;
+	}
+	if (!r->r.rcx)
+		arch_set_ip(r, at + sizeof(insn));
+	return tracee_set_regs(t->tid, r) == 0 && !r->r.rcx;
+}
+
+bool fast_leave(struct task *t, struct memsrc *m, struct arch_regs *r)
+{
+	struct process *p = t->proc ? process_mem(t->proc) : NULL;
+	struct fastrec *f = mapped(p);
+	if (!f || !in_code(f, arch_ip(r)))
+		return true;
+	for (int i = 0; i < FAST_LEAVE_STEPS && in_code(f, arch_ip(r)); i++) {
+		if (copy_by_call(t, p, f, r))
+			continue;
+		if (tracee_step_trap(t) || tracee_get_regs(t->tid, r))
+			return false;
+		leave_steps++;
+		/* A trap the step ran into (the IP is just past it), handled
+		 * as the loop would; a lost return's moves the IP. */
+		if (!blob_trap(t, p, f, m, r) &&
+		    in_blob(f, arch_ip(r), rec_blob_trap_lost))
+			return false;
+	}
+	return !in_code(f, arch_ip(r));
 }
 
 /* ---- shadow stack slots ---- */
@@ -1237,36 +1316,23 @@ static void unhook_slot(struct process *p, const struct fastrec *f, uint64_t at,
 	release_slot(p->memfd, at);
 }
 
-struct leaving {
-	struct process *p;
-	const struct fastrec *f;
-};
-
-/* Step a stopped thread of the process out of the recorder's code (it
+/* Step a stopped thread of process DATA out of the recorder's code (it
  * finishes its record first: the ring has room after the drain). */
 static void step_out(struct task *t, void *data)
 {
-	struct leaving *lv = data;
 	struct arch_regs r;
-	if (!t->proc || process_mem(t->proc) != lv->p || !t->stopped ||
-	    tracee_get_regs(t->tid, &r))
-		return;
-	uint64_t lo = lv->f->base, hi = lv->f->base + lv->f->l.rw;
-	for (int i = 0; i < 100000 && arch_ip(&r) >= lo && arch_ip(&r) < hi;
-	     i++) {
-		if (in_blob(lv->f, arch_ip(&r), rec_blob_trap_full) ||
-		    in_blob(lv->f, arch_ip(&r), rec_blob_trap_sync))
-			drain(lv->p);
-		if (tracee_step_trap(t) || tracee_get_regs(t->tid, &r))
-			return;
-	}
+	if (t->proc && process_mem(t->proc) == data && t->stopped &&
+	    !tracee_get_regs(t->tid, &r))
+		(void)fast_leave(t, NULL, &r);
 }
 
-void fast_signal(struct task *t, const struct arch_regs *regs)
+void fast_signal(struct task *t, int sig, struct arch_regs *regs)
 {
-	struct fastrec *f = t->proc ? mapped(process_mem(t->proc)) : NULL;
-	uint64_t ip = arch_ip(regs);
-	if (f && ip >= f->base && ip - f->base < f->l.size)
+	struct process *p = t->proc ? process_mem(t->proc) : NULL;
+	struct fastrec *f = mapped(p);
+	if (!f || !in_code(f, arch_ip(regs)) || !procfs_caught(t->tid, sig))
+		return;
+	if (!fast_leave(t, mem_bind(p->pid, p->memfd), regs))
 		f->signalled_inside = true;
 }
 
@@ -1293,8 +1359,7 @@ void fast_detach(struct process *p)
 	for (uint32_t i = 0; i < f->nfunc; i++)
 		(void)mem_write(p->memfd, f->got[i], &f->target[i],
 				sizeof(f->target[i]));
-	struct leaving lv = { p, f };
-	task_foreach(step_out, &lv);
+	task_foreach(step_out, p);
 	drain(p);
 	uint64_t size = rec_shadow_size(f->l.depth);
 	uint64_t ret_tramp = f->base + f->l.blob + rec_blob_return;
@@ -1379,7 +1444,7 @@ void fast_stop(void)
 		  "--fast: %lu functions recorded, %lu records shown; the "
 		  "drainer thread: %lu drains, %lu sleeps and memory system "
 		  "calls; %lu readings of the readable ranges, %lu direct "
-		  "copies faulted",
+		  "copies faulted; %lu steps out of the recorder",
 		  handed_over, records, thread_drains, thread_syscalls,
-		  range_reads, copy_faults);
+		  range_reads, copy_faults, leave_steps);
 }

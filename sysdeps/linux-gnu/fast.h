@@ -105,10 +105,19 @@ void fast_release_child(int memfd, pid_t pid, const struct process *parent);
  * the recorder. */
 void fast_detach(struct process *p);
 
-/* A signal is about to be delivered to T, stopped with registers REGS:
- * if it was running in the recorder, the region must outlive the detach
- * (the handler's frame may return into it). */
-void fast_signal(struct task *t, const struct arch_regs *regs);
+/* T, stopped with registers R in the recorder's code, is stepped out of
+ * it, the blob's traps it meets handled as fast_trap does (M, the
+ * memory for return breakpoints, or NULL when detaching).  R follows.
+ * False if T is still inside: it ended, or the steps ran out. */
+bool fast_leave(struct task *t, struct memsrc *m, struct arch_regs *r);
+
+/* Signal SIG is about to be delivered to T, stopped with registers REGS
+ * (which follow): if a handler of the program's will run, a thread in
+ * the recorder's code is stepped out of it first, so that
+ * no signal frame ever returns into the recorder; the tracer may have
+ * detached and unmapped it, or freed the thread's shadow slot, by then.
+ * If it cannot leave, the region is kept mapped at the detach. */
+void fast_signal(struct task *t, int sig, struct arch_regs *regs);
 
 /* After fast_detach and the restoring of P's bytes, T a stopped thread
  * of P with registers SAVED (set back by the caller): unmap the region,

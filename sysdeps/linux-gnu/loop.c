@@ -380,28 +380,21 @@ static void note_ip(struct task *t)
 }
 
 /* Step T out of a displaced copy in scratch memory, back into its own
- * code, before a signal is delivered to it: the signal frame saves the
+ * code, before signal SIG is delivered to it: the signal frame saves the
  * IP, and a handler returning into scratch after the tracer has gone
  * (and unmapped it) would crash.  One GETREGS per signal; a step or two
- * when the signal came in the middle of a displaced instruction. */
-static void leave_scratch(struct task *t)
+ * when the signal came in the middle of a displaced instruction.  Out of
+ * the --fast recorder's code too (fast_signal). */
+static void leave_scratch(struct task *t, int sig)
 {
 	struct process *p = process_mem(t->proc);
 	struct arch_regs r;
 	if (tracee_get_regs(t->tid, &r))
 		return;
-	fast_signal(t, &r);
+	fast_signal(t, sig, &r);
 	for (int i = 0; i < 64 && scratch_contains(p, arch_ip(&r)); i++)
 		if (tracee_step_trap(t) || tracee_get_regs(t->tid, &r))
 			return;
-}
-
-/* Whether T's process has a handler for SIG (SigCgt; when /proc cannot
- * say, it may). */
-static bool caught(struct task *t, int sig)
-{
-	long mask = procfs_status_field(t->tid, "SigCgt", 16);
-	return (unsigned long)mask & (1UL << (sig - 1));
 }
 
 /* A job-control stop signal that will stop the program (no handler).
@@ -419,7 +412,7 @@ static bool default_stop(struct task *t, int sig)
 	if (sig == SIGSTOP)
 		return true;
 	return (sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) &&
-	       !caught(t, sig);
+	       !procfs_caught(t->tid, sig);
 }
 
 static bool cont_pending(struct task *t)
@@ -435,7 +428,7 @@ static void on_signal(struct task *t, int sig)
 {
 	bool stop = default_stop(t, sig);
 	if (!stop)
-		leave_scratch(t);
+		leave_scratch(t, sig);
 	note_ip(t);
 	if (task_prints(t) && !opts->no_signals)
 		output_signal(t->proc->pid, t->tid, sig);

@@ -26,6 +26,12 @@ long procfs_status_field(pid_t pid, const char *key, int base)
 	return v;
 }
 
+bool procfs_caught(pid_t tid, int sig)
+{
+	long mask = procfs_status_field(tid, "SigCgt", 16);
+	return (unsigned long)mask & (1UL << (sig - 1));
+}
+
 /* Read up to LEN - 1 bytes of the /proc file of PID named NAME into BUF,
  * NUL-terminated; returns the bytes read, 0 if none. */
 static size_t read_file(pid_t pid, const char *name, char *buf, size_t len)

@@ -12,6 +12,9 @@
 /* Field KEY of /proc/PID/status as a number in BASE (SigPnd is hex), or
  * -1. */
 long procfs_status_field(pid_t pid, const char *key, int base);
+/* Whether TID's process has a handler for signal SIG (SigCgt of its
+ * status; when /proc cannot say, it may). */
+bool procfs_caught(pid_t tid, int sig);
 /* The state letter of /proc/TID/stat ('t': stopped by a tracer), or 0. */
 char procfs_state(pid_t tid);
 /* /proc/PID/comm into BUF (LEN bytes, at least 1), without the newline;
