@@ -369,6 +369,8 @@ static void keep_signal(struct task *t, int sig)
 {
 	if (fast_fault(t, sig))
 		return; /* the recorder's: T is past it, no signal */
+	if (sig == SIGTRAP && fast_trap_stop(t))
+		return; /* the recorder's: fast_detach handles it */
 	if (!t->detach_sig)
 		t->detach_sig = sig;
 	else

@@ -70,9 +70,12 @@
 /* Pages where a direct copy faulted, kept out of the table. */
 #define FAST_BAD 64
 /* Steps given a thread to leave the recorder's code before a signal is
- * delivered to it, or before the detach: a record takes a few thousand
- * instructions at most, its copies none (copy_by_call). */
+ * delivered to it, or before the detach, when its ways out cannot take
+ * an int3: a record takes a few thousand instructions at most, its
+ * copies none (copy_by_call).  With the int3s, the blob's traps it may
+ * meet on the way (a full ring, say). */
 #define FAST_LEAVE_STEPS 100000
+#define FAST_LEAVE_TRAPS 1000
 
 struct fast_thread {
 	uint64_t tcb;
@@ -121,8 +124,9 @@ static unsigned char *ring_copy; /* FAST_RING bytes */
 static unsigned long misses, handed_over;
 /* Faults of direct copies, and readings of /proc/PID/maps for them. */
 static unsigned long copy_faults, range_reads;
-/* Single steps taken to bring threads out of the recorder's code. */
-static unsigned long leave_steps;
+/* Threads run out of the recorder's code to one of its ways out, and
+ * single steps taken instead where those could not take an int3. */
+static unsigned long leave_runs, leave_steps;
 /* fast_settle waits for records being written (not with -S). */
 static bool settle;
 /* For -D 1 (and testsuite/budget): records shown, and the drainer
@@ -986,6 +990,27 @@ static void want_returns(struct task *t, struct memsrc *m,
 	}
 }
 
+/* Whether IP is just past one of the recorder's ways out, where
+ * fast_leave puts an int3 for a moment. */
+static bool past_exit(const struct fastrec *f, uint64_t ip)
+{
+	return in_blob(f, ip, rec_blob_entry_exit) ||
+	       in_blob(f, ip, rec_blob_return_exit);
+}
+
+bool fast_trap_stop(struct task *t)
+{
+	struct process *p = enabled && t->proc ? process_mem(t->proc) : NULL;
+	struct fastrec *f = mapped(p);
+	struct arch_regs r;
+	if (!f || !tracee_trapped(t->tid) || tracee_get_regs(t->tid, &r))
+		return false;
+	uint64_t ip = arch_ip(&r);
+	return past_exit(f, ip) || in_blob(f, ip, rec_blob_trap_full) ||
+	       in_blob(f, ip, rec_blob_trap_sync) ||
+	       in_blob(f, ip, rec_blob_trap_lost);
+}
+
 /* What the loop does at one of the blob's traps, T stopped just past it
  * with REGS: a full ring drained (and with M, the memory of the loop's
  * stop, return breakpoints for the calls the recorder could not hook),
@@ -996,6 +1021,12 @@ static bool blob_trap(struct task *t, struct process *p, struct fastrec *f,
 		      struct memsrc *m, struct arch_regs *regs)
 {
 	uint64_t ip = arch_ip(regs);
+	if (past_exit(f, ip)) {
+		/* Another thread's fast_leave had an int3 there, gone now:
+		 * back onto the jmp. */
+		arch_set_ip(regs, ip - 1);
+		return tracee_set_regs(t->tid, regs) == 0;
+	}
 	if (in_blob(f, ip, rec_blob_trap_full)) {
 		on_full(p);
 		if (m)
@@ -1058,12 +1089,11 @@ static bool copy_by_call(struct task *t, struct process *p,
 	return tracee_set_regs(t->tid, r) == 0 && !r->r.rcx;
 }
 
-bool fast_leave(struct task *t, struct memsrc *m, struct arch_regs *r)
+/* fast_leave by single steps, where its int3s cannot be written: slow
+ * (a record is some hundreds of instructions), and bounded. */
+static bool step_leave(struct task *t, struct process *p, struct fastrec *f,
+		       struct memsrc *m, struct arch_regs *r)
 {
-	struct process *p = t->proc ? process_mem(t->proc) : NULL;
-	struct fastrec *f = mapped(p);
-	if (!f || !in_code(f, arch_ip(r)))
-		return true;
 	for (int i = 0; i < FAST_LEAVE_STEPS && in_code(f, arch_ip(r)); i++) {
 		if (copy_by_call(t, p, f, r))
 			continue;
@@ -1077,6 +1107,59 @@ bool fast_leave(struct task *t, struct memsrc *m, struct arch_regs *r)
 			return false;
 	}
 	return !in_code(f, arch_ip(r));
+}
+
+bool fast_leave(struct task *t, struct memsrc *m, struct arch_regs *r)
+{
+	struct process *p = t->proc ? process_mem(t->proc) : NULL;
+	struct fastrec *f = mapped(p);
+	if (!f || !in_code(f, arch_ip(r)))
+		return true;
+	/* Stopped just past one of the blob's int3s (a stop the detach
+	 * collected, or a signal that came right after the loop handled
+	 * the trap): that trap first; handled twice, a drain is only made
+	 * again. */
+	(void)blob_trap(t, p, f, m, r);
+	if (!in_code(f, arch_ip(r)))
+		return true;
+	/* Every way out of the recorder's code is one of two jmp *%r11: an
+	 * int3 on each for the time T runs to one.  Another thread that
+	 * meets one stops, and the loop puts it back on the jmp later
+	 * (blob_trap). */
+	const uint64_t exits[2] = { f->base + f->l.blob + rec_blob_entry_exit,
+				    f->base + f->l.blob +
+					    rec_blob_return_exit };
+	const unsigned char int3 = 0xcc;
+	unsigned char orig[2];
+	if (remote_read(p->pid, exits[0], &orig[0], 1) ||
+	    remote_read(p->pid, exits[1], &orig[1], 1) || orig[0] == int3 ||
+	    orig[1] == int3 || mem_write(p->memfd, exits[0], &int3, 1))
+		return step_leave(t, p, f, m, r);
+	if (mem_write(p->memfd, exits[1], &int3, 1)) {
+		(void)mem_write(p->memfd, exits[0], &orig[0], 1);
+		return step_leave(t, p, f, m, r);
+	}
+	bool out = false;
+	for (int i = 0; i < FAST_LEAVE_TRAPS; i++) {
+		if (tracee_cont_trap(t) || tracee_get_regs(t->tid, r))
+			break;
+		leave_runs++;
+		if (past_exit(f, arch_ip(r))) {
+			/* The jmp's work: on to r11. */
+			arch_set_ip(r, r->r.r11);
+			out = tracee_set_regs(t->tid, r) == 0;
+			break;
+		}
+		/* The blob's traps as the loop handles them; any other
+		 * trap cannot come from the recorder's code. */
+		if (!blob_trap(t, p, f, m, r) || !in_code(f, arch_ip(r))) {
+			out = !in_code(f, arch_ip(r));
+			break;
+		}
+	}
+	(void)mem_write(p->memfd, exits[0], &orig[0], 1);
+	(void)mem_write(p->memfd, exits[1], &orig[1], 1);
+	return out;
 }
 
 /* ---- shadow stack slots ---- */
@@ -1444,7 +1527,7 @@ void fast_stop(void)
 		  "--fast: %lu functions recorded, %lu records shown; the "
 		  "drainer thread: %lu drains, %lu sleeps and memory system "
 		  "calls; %lu readings of the readable ranges, %lu direct "
-		  "copies faulted; %lu steps out of the recorder",
+		  "copies faulted; %lu runs and %lu steps out of the recorder",
 		  handed_over, records, thread_drains, thread_syscalls,
-		  range_reads, copy_faults, leave_steps);
+		  range_reads, copy_faults, leave_runs, leave_steps);
 }

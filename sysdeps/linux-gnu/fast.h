@@ -105,11 +105,18 @@ void fast_release_child(int memfd, pid_t pid, const struct process *parent);
  * the recorder. */
 void fast_detach(struct process *p);
 
-/* T, stopped with registers R in the recorder's code, is stepped out of
- * it, the blob's traps it meets handled as fast_trap does (M, the
- * memory for return breakpoints, or NULL when detaching).  R follows.
- * False if T is still inside: it ended, or the steps ran out. */
+/* T, stopped with registers R in the recorder's code, is run out of it
+ * (to an int3 put for the time on each way out; by single steps if
+ * those cannot be written), the blob's traps it meets handled as
+ * fast_trap does (M, the memory for return breakpoints, or NULL when
+ * detaching).  R follows.  False if T is still inside: it ended, or
+ * the steps ran out. */
 bool fast_leave(struct task *t, struct memsrc *m, struct arch_regs *r);
+
+/* Whether T stopped with the trap of one of the recorder's int3s (its
+ * own, or one fast_leave put on a way out): the detach keeps no SIGTRAP
+ * for it, and fast_leave handles it. */
+bool fast_trap_stop(struct task *t);
 
 /* Signal SIG is about to be delivered to T, stopped with registers REGS
  * (which follow): if a handler of the program's will run, a thread in

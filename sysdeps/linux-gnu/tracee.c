@@ -317,6 +317,17 @@ int tracee_wait_trap(struct task *t)
 	return wait_trap(t, false);
 }
 
+int tracee_cont_trap(struct task *t)
+{
+	struct trapmask m;
+	trap_unblock(t->tid, &m);
+	int rc = tracee_cont(t->tid, 0);
+	if (!rc)
+		rc = wait_trap(t, false);
+	trap_reblock(t->tid, &m);
+	return rc;
+}
+
 int tracee_step_trap(struct task *t)
 {
 	struct trapmask m;

@@ -129,6 +129,9 @@ int tracee_wait_trap(struct task *t);
  * made again: T executes one instruction, never more.  Returns as
  * tracee_wait_trap. */
 int tracee_step_trap(struct task *t);
+/* Continue T and wait until it stops with a trap of the CPU (an int3),
+ * other signals kept as tracee_step_trap keeps them. */
+int tracee_cont_trap(struct task *t);
 
 /* The pending signal of T to deliver at its next resume (0 for none). */
 int tracee_take_pending_signal(struct task *t);

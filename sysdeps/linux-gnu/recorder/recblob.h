@@ -30,6 +30,10 @@ extern const uint64_t rec_blob_trap_lost;
  * rec_blob_copy_fixup, without the signal (ring.h, "Readable ranges"). */
 extern const uint64_t rec_blob_copy_insn;
 extern const uint64_t rec_blob_copy_fixup;
+/* The two ways out of the recorder's code, each a jmp *%r11: from
+ * rec_entry to the function, from rec_return to the caller. */
+extern const uint64_t rec_blob_entry_exit;
+extern const uint64_t rec_blob_return_exit;
 /* The RW part: struct rec_shared (ring.h), page-aligned. */
 extern const uint64_t rec_blob_rw;
 

@@ -51,6 +51,11 @@ rec_entry:
 	mov	48(%rsp), %rax
 	mov	56(%rsp), %r10
 	add	$REC_FRAME_SIZE, %rsp
+	/* The way out, to the target (the tracer may put an int3 here for
+	 * a moment: fast.c, fast_leave). */
+	.globl	rec_entry_exit
+	.hidden	rec_entry_exit
+rec_entry_exit:
 	jmp	*%r11
 	.size	rec_entry, . - rec_entry
 
@@ -71,6 +76,10 @@ rec_return:
 	mov	0(%rsp), %rax
 	mov	8(%rsp), %rdx
 	add	$REC_RFRAME_SIZE, %rsp
+	/* The way out, to the caller (as rec_entry_exit). */
+	.globl	rec_return_exit
+	.hidden	rec_return_exit
+rec_return_exit:
 	jmp	*%r11
 	/* No shadow entry: trap with the entry's stack pointer in rdi,
 	 * here and not inside rec_leave, whose registers are gone now:

@@ -61,5 +61,6 @@ done
 wait_gone "$p" 25 || fail "the program (pid $p) did not end: state $(pstate "$p")"
 got_out=$(cat out 2>/dev/null)
 [ "$got_out" = "$want_out" ] ||
-	fail "traced: program wrote '$got_out', untraced '$want_out'" "$(tail -5 trace)"
+	fail "traced: program wrote '$got_out', untraced '$want_out'" "$(tail -5 trace)" \
+		"kernel log of pid $p: $(dmesg 2>/dev/null | grep "\[$p\]" | tail -n 2)"
 exit 0
