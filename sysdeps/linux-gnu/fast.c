@@ -998,6 +998,17 @@ static bool past_exit(const struct fastrec *f, uint64_t ip)
 	       in_blob(f, ip, rec_blob_return_exit);
 }
 
+/* Write the recorder's ways out as the blob has them, through MEMFD:
+ * after an int3 of fast_leave's that a fork copied into a child (any
+ * thread of the program may fork while those are in place). */
+static void exits_restore(int memfd, const struct fastrec *f)
+{
+	(void)mem_write(memfd, f->base + f->l.blob + rec_blob_entry_exit,
+			&rec_blob[rec_blob_entry_exit], 1);
+	(void)mem_write(memfd, f->base + f->l.blob + rec_blob_return_exit,
+			&rec_blob[rec_blob_return_exit], 1);
+}
+
 bool fast_trap_stop(struct task *t)
 {
 	struct process *p = enabled && t->proc ? process_mem(t->proc) : NULL;
@@ -1022,8 +1033,10 @@ static bool blob_trap(struct task *t, struct process *p, struct fastrec *f,
 {
 	uint64_t ip = arch_ip(regs);
 	if (past_exit(f, ip)) {
-		/* Another thread's fast_leave had an int3 there, gone now:
-		 * back onto the jmp. */
+		/* Another thread's fast_leave had an int3 there, gone now
+		 * (or copied into this process by a fork: put back): back
+		 * onto the jmp. */
+		exits_restore(p->memfd, f);
 		arch_set_ip(regs, ip - 1);
 		return tracee_set_regs(t->tid, regs) == 0;
 	}
@@ -1130,13 +1143,9 @@ bool fast_leave(struct task *t, struct memsrc *m, struct arch_regs *r)
 				    f->base + f->l.blob +
 					    rec_blob_return_exit };
 	const unsigned char int3 = 0xcc;
-	unsigned char orig[2];
-	if (remote_read(p->pid, exits[0], &orig[0], 1) ||
-	    remote_read(p->pid, exits[1], &orig[1], 1) || orig[0] == int3 ||
-	    orig[1] == int3 || mem_write(p->memfd, exits[0], &int3, 1))
-		return step_leave(t, p, f, m, r);
-	if (mem_write(p->memfd, exits[1], &int3, 1)) {
-		(void)mem_write(p->memfd, exits[0], &orig[0], 1);
+	if (mem_write(p->memfd, exits[0], &int3, 1) ||
+	    mem_write(p->memfd, exits[1], &int3, 1)) {
+		exits_restore(p->memfd, f);
 		return step_leave(t, p, f, m, r);
 	}
 	bool out = false;
@@ -1157,8 +1166,7 @@ bool fast_leave(struct task *t, struct memsrc *m, struct arch_regs *r)
 			break;
 		}
 	}
-	(void)mem_write(p->memfd, exits[0], &orig[0], 1);
-	(void)mem_write(p->memfd, exits[1], &orig[1], 1);
+	exits_restore(p->memfd, f);
 	return out;
 }
 
@@ -1346,6 +1354,7 @@ void fast_fork(struct process *child, const struct process *parent)
 		keep = recregs_thread(&r);
 	free_slots(f, child->pid, child->memfd, keep);
 	child_ring(f, child->pid, child->memfd);
+	exits_restore(child->memfd, f);
 	uint64_t head;
 	if (remote_read(child->pid, SHARED_FIELD(f, head), &head,
 			sizeof(head)) == 0)
@@ -1367,6 +1376,7 @@ void fast_release_child(int memfd, pid_t pid, const struct process *parent)
 		(void)mem_write(memfd, f->got[i], &f->target[i],
 				sizeof(f->target[i]));
 	child_ring(f, pid, memfd);
+	exits_restore(memfd, f);
 	/* No tracer will fix a fault of the child's copies (its hooked
 	 * returns still run the recorder): an odd sequence word for good,
 	 * so that they all go by system call. */
