@@ -39,6 +39,8 @@ static struct process *fork_process(struct process *pp, pid_t child)
 	np->r_debug = pp->r_debug;
 	np->r_brk = pp->r_brk;
 	scratch_inherit(np, pp);
+	if (np->memfd >= 0)
+		image_unlift_copy(&np->bpts, np->memfd);
 	return np;
 }
 
@@ -156,6 +158,7 @@ void adopt_release_fork_child(pid_t pid, struct process *parent)
 	if (fd >= 0) {
 		fast_release_child(fd, pid, parent);
 		image_restore_bytes(&parent->bpts, fd);
+		image_unlift_copy(&parent->bpts, fd);
 		close(fd);
 	}
 	tracee_detach(pid, 0);

@@ -396,6 +396,12 @@ static void note_inserted(struct breakpoint *b, void *data)
 		batch_push(data, b);
 }
 
+static void note_lifted(struct breakpoint *b, void *data)
+{
+	if (image_lifted(b))
+		batch_push(data, b);
+}
+
 static int cmp_addr(const void *a, const void *b)
 {
 	const struct breakpoint *x = *(const struct breakpoint *const *)a;
@@ -450,10 +456,20 @@ bool image_lifted(const struct breakpoint *b)
 	return !b->inserted && b->orig != ARCH_BREAKPOINT;
 }
 
-void image_restore_bytes(const struct bpt_table *bpts, int memfd)
+void image_unlift_one(struct process *p, const struct breakpoint *b)
+{
+	uint8_t c;
+	if (pread(p->memfd, &c, 1, b->addr) == 1 && c == ARCH_BREAKPOINT)
+		(void)mem_write(p->memfd, b->addr, &b->orig, 1);
+}
+
+/* Write back the original bytes of the breakpoints of BPTS that NOTE
+ * picks, where our int3 still is, a page at a time. */
+static void restore_picked(const struct bpt_table *bpts, int memfd,
+			   void (*note)(struct breakpoint *, void *))
 {
 	struct batch bt = { NULL, 0, 0 };
-	bpt_foreach(bpts, note_inserted, &bt);
+	bpt_foreach(bpts, note, &bt);
 	if (bt.n)
 		qsort(bt.v, bt.n, sizeof(*bt.v), cmp_addr);
 	for (size_t i = 0; i < bt.n;) {
@@ -465,4 +481,14 @@ void image_restore_bytes(const struct bpt_table *bpts, int memfd)
 		i = j;
 	}
 	free(bt.v);
+}
+
+void image_restore_bytes(const struct bpt_table *bpts, int memfd)
+{
+	restore_picked(bpts, memfd, note_inserted);
+}
+
+void image_unlift_copy(const struct bpt_table *bpts, int memfd)
+{
+	restore_picked(bpts, memfd, note_lifted);
 }

@@ -49,5 +49,12 @@ void image_lift(struct process *p, struct breakpoint *b);
  * for the recorder) over a byte that is not an int3 of the program's:
  * a trap of the CPU just past it came from our int3, hit before. */
 bool image_lifted(const struct breakpoint *b);
+/* A fork child's copy of the memory of the process whose table is BPTS:
+ * the original byte back wherever an int3 of a breakpoint lifted since
+ * still is (the fork came before the lift, its report after: the child
+ * would stop on it for ever, or die of it untraced), through MEMFD. */
+void image_unlift_copy(const struct bpt_table *bpts, int memfd);
+/* B, lifted, in P: its original byte back if its int3 is still there. */
+void image_unlift_one(struct process *p, const struct breakpoint *b);
 
 #endif

@@ -336,7 +336,11 @@ static bool on_trap(struct task *t)
 	struct breakpoint *b = bpt_lookup(&process_mem(t->proc)->bpts, at);
 	if (fast_on && b && image_lifted(b) && tracee_trapped(t->tid)) {
 		/* It hit an int3 of ours that another thread's stop lifted
-		 * since: run what is there now. */
+		 * since: run what is there now (the original byte, put
+		 * back if the int3 is still there, as in a fork child whose
+		 * copy missed the lift: else it would stop there for
+		 * ever). */
+		image_unlift_one(process_mem(t->proc), b);
 		arch_set_ip(&s.regs, at);
 		(void)tracee_set_regs(t->tid, &s.regs);
 		return true;
