@@ -69,15 +69,22 @@ tracer_of() { awk '/^TracerPid:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
 
 # snapshot PID: the maps of PID and a checksum of every readable mapping
 # that is not writable (text, read-only data): what a clean detach must
-# leave exactly as it was.
+# leave exactly as it was.  With SNAP_GOT=1, the program's own GOT too
+# (.got and .got.plt, writable: only for a program whose slots are all
+# bound before the first snapshot, as --fast hooks and puts them back).
 snapshot() {
 	perl -MDigest::MD5 -e '
 		my $pid = shift;
+		my $exe = readlink("/proc/$pid/exe");
+		my $base;
 		open(my $m, "<", "/proc/$pid/maps") or die "maps: $!\n";
 		open(my $mem, "<:raw", "/proc/$pid/mem") or die "mem: $!\n";
 		while (my $l = <$m>) {
 			print $l;
-			my ($a, $b, $perm) = $l =~ /^([0-9a-f]+)-([0-9a-f]+) (\S+)/;
+			my ($a, $b, $perm, $off, $path) = $l =~
+			    /^([0-9a-f]+)-([0-9a-f]+) (\S+) ([0-9a-f]+) \S+ \S+\s+(.*)$/;
+			$base = hex $a if !defined $base && defined $path &&
+			    $path eq $exe && hex($off) == 0;
 			next unless $perm =~ /^r-/;
 			next if $l =~ /\[(vvar|vsyscall|vvar_vclock)\]/;
 			my ($lo, $hi) = (hex $a, hex $b);
@@ -87,7 +94,23 @@ snapshot() {
 			next unless defined $n;
 			my $sum = Digest::MD5::md5_hex($buf);
 			printf "  %d bytes, md5 %s\n", $n, $sum;
-		}' "$1"
+		}
+		exit 0 unless $ENV{SNAP_GOT};
+		defined $base or die "no mapping of $exe\n";
+		$base = 0 unless `readelf -hW "$exe"` =~ /Type:\s+DYN/;
+		my $got = 0;
+		for (split /\n/, `readelf -SW "$exe"`) {
+			my ($name, $addr, $size) = /\]\s+(\.got(?:\.plt)?)\s+\S+\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)/
+			    or next;
+			my $buf;
+			sysseek($mem, $base + hex $addr, 0) or die "$name: $!\n";
+			my $n = sysread($mem, $buf, hex $size);
+			$n == hex $size or die "$name: short read\n";
+			printf "%s: %d bytes, md5 %s\n", $name, $n,
+			    Digest::MD5::md5_hex($buf);
+			$got++;
+		}
+		$got or die "no GOT in $exe\n";' "$1"
 }
 
 # canon TRACE: the trace split by process (see bypid).

@@ -1,8 +1,8 @@
 # shellcheck shell=bash disable=SC1091
 # Stress: attach to one running 2-thread program, trace briefly (until a
 # call shows), signal the tracer (INT, TERM, HUP, QUIT, PIPE in turn),
-# check it is released cleanly (untraced, running, maps and read-only
-# bytes as before); repeat.  Full form (STRESS=1) 100 cycles, reduced 10.
+# check it is released cleanly (untraced, running, maps, read-only bytes
+# and its GOT as before); repeat.  Full form (STRESS=1) 100 cycles, reduced 10.
 # At the end the program must still have got every result right.
 # Cycles, failures and time are printed.
 . "$PROC/lib.sh"
@@ -11,7 +11,11 @@ if [ "$STRESS" = 1 ]; then cycles=100; else cycles=10; fi
 sigs=(INT TERM HUP QUIT PIPE)
 start_loop a 2
 p=$lpid
+# Its GOT slots are bound at its first calls, right after it is ready.
+sleep 0.2
+export SNAP_GOT=1
 snapshot "$p" >snap
+grep -q '^\.got' snap || fail "no GOT in the snapshot: $(tail -n 3 snap)"
 bad=0 start=$(date +%s%N)
 for ((c = 0; c < cycles; c++)); do
 	sig=${sigs[c % 5]}
