@@ -924,13 +924,38 @@ static bool in_blob(const struct fastrec *f, uint64_t ip, uint64_t off)
 	return ip == f->base + f->l.blob + off + 1;
 }
 
-/* The ring was full: drain until the trapping writer has room.  The
+struct others {
+	const struct task *self;
+	const struct process *p;
+	int taken;
+};
+
+static void take_other(struct task *t, void *data)
+{
+	struct others *o = data;
+	if (t != o->self && t->proc && !t->orphan &&
+	    process_mem(t->proc) == o->p && tracee_take_report(t->tid))
+		o->taken++;
+}
+
+/* The ring was full: drain until the trapping writer T has room.  The
  * drainer thread may have made it already; if not, and the record at
  * the tail is still being written by another thread, wait for that one
- * to commit (the writer comes back at once otherwise). */
-static void on_full(struct process *p)
+ * to commit (the writer comes back at once otherwise).  That thread may
+ * be stopped, a signal say, its report behind those of writers that
+ * trap again as soon as they are resumed: waitpid(-1) hands out the
+ * same few tasks first, and it would never run (fork_lift: 1 run in 30
+ * hung so).  Every 1 ms the other threads' reports are taken, to be
+ * handled next, and T goes on without room. */
+static void on_full(struct task *t, struct process *p)
 {
 	for (int i = 0; i < 2000 && !drain(p) && p->fast->uncommitted; i++) {
+		struct others o = { t, p, 0 };
+		if (i % 20 == 19) {
+			task_foreach(take_other, &o);
+			if (o.taken)
+				return;
+		}
 		struct timespec ts = { 0, 50000 };
 		nanosleep(&ts, NULL);
 	}
@@ -1041,7 +1066,7 @@ static bool blob_trap(struct task *t, struct process *p, struct fastrec *f,
 		return tracee_set_regs(t->tid, regs) == 0;
 	}
 	if (in_blob(f, ip, rec_blob_trap_full)) {
-		on_full(p);
+		on_full(t, p);
 		if (m)
 			want_returns(t, m, regs);
 		return true;

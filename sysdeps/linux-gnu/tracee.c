@@ -219,10 +219,52 @@ struct tracee_event tracee_decode(int status)
 	return ev;
 }
 
+/* Reports taken early (tracee_take_report), handed out first and in
+ * order by the waits below, to the wait for any tracee or for their own
+ * tid. */
+struct early {
+	pid_t tid;
+	int status;
+};
+
+static struct early early[64];
+static size_t nearly;
+
+static pid_t take_early(pid_t tid, int *st)
+{
+	for (size_t i = 0; i < nearly; i++) {
+		if (tid != -1 && early[i].tid != tid)
+			continue;
+		pid_t r = early[i].tid;
+		*st = early[i].status;
+		memmove(&early[i], &early[i + 1],
+			(nearly - i - 1) * sizeof(early[0]));
+		nearly--;
+		return r;
+	}
+	return 0;
+}
+
+bool tracee_take_report(pid_t tid)
+{
+	int st = 0;
+	if (nearly == sizeof(early) / sizeof(early[0]) ||
+	    waitpid(tid, &st, __WALL | WNOHANG) != tid)
+		return false;
+	early[nearly].tid = tid;
+	early[nearly].status = st;
+	nearly++;
+	return true;
+}
+
 pid_t tracee_wait(pid_t tid, int flags, struct tracee_event *ev)
 {
 	int st = 0;
-	pid_t r;
+	pid_t r = take_early(tid, &st);
+	if (r) {
+		*ev = tracee_decode(st);
+		return r;
+	}
 	do
 		r = waitpid(tid, &st, __WALL | flags);
 	while (r < 0 && errno == EINTR);
@@ -234,7 +276,12 @@ pid_t tracee_wait(pid_t tid, int flags, struct tracee_event *ev)
 pid_t tracee_wait_intr(struct tracee_event *ev)
 {
 	int st = 0;
-	pid_t r = waitpid(-1, &st, __WALL);
+	pid_t r = take_early(-1, &st);
+	if (r) {
+		*ev = tracee_decode(st);
+		return r;
+	}
+	r = waitpid(-1, &st, __WALL);
 	*ev = tracee_decode(r > 0 ? st : 0);
 	return r < 0 ? -errno : r;
 }

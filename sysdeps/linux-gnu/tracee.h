@@ -69,6 +69,12 @@ pid_t tracee_wait(pid_t tid, int flags, struct tracee_event *ev);
 /* waitpid(-1, __WALL) once, as tracee_wait, but a signal handler that
  * runs during it makes it return -EINTR, with no report consumed. */
 pid_t tracee_wait_intr(struct tracee_event *ev);
+/* Take TID's report now if it has one (waitpid WNOHANG), to be handed
+ * out by the next tracee_wait or tracee_wait_intr that asks for any
+ * tracee or for TID, before any other: for a task whose stop must be
+ * handled soon, but whose report waitpid(-1) would give only after those
+ * of tasks that stop again at once.  Whether a report was taken. */
+bool tracee_take_report(pid_t tid);
 /* Seize TID with our options (plus PTRACE_O_EXITKILL if EXITKILL).
  * Returns 0 or -errno and reports nothing: the caller explains. */
 int tracee_seize(pid_t tid, bool exitkill);
