@@ -40,7 +40,7 @@ static struct process *fork_process(struct process *pp, pid_t child)
 	np->r_brk = pp->r_brk;
 	scratch_inherit(np, pp);
 	if (np->memfd >= 0)
-		image_unlift_copy(&np->bpts, np->memfd);
+		image_restore_bytes(&np->bpts, np->memfd, IMAGE_LIFTED);
 	return np;
 }
 
@@ -157,8 +157,8 @@ void adopt_release_fork_child(pid_t pid, struct process *parent)
 	int fd = tracee_open_memfd(pid);
 	if (fd >= 0) {
 		fast_release_child(fd, pid, parent);
-		image_restore_bytes(&parent->bpts, fd);
-		image_unlift_copy(&parent->bpts, fd);
+		image_restore_bytes(&parent->bpts, fd,
+				    IMAGE_INSERTED | IMAGE_LIFTED);
 		close(fd);
 	}
 	tracee_detach(pid, 0);

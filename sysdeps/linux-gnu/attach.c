@@ -562,7 +562,7 @@ static void restore_process(struct process *p)
 	if (p->vfork_parent || p->memfd < 0)
 		return;
 	fast_detach(p);
-	image_restore_bytes(&p->bpts, p->memfd);
+	image_restore_bytes(&p->bpts, p->memfd, IMAGE_INSERTED);
 	struct find f = { p, NULL };
 	task_foreach(find_stopped, &f);
 	struct arch_regs r;

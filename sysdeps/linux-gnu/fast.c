@@ -950,8 +950,8 @@ static void take_other(struct task *t, void *data)
 static void on_full(struct task *t, struct process *p)
 {
 	for (int i = 0; i < 2000 && !drain(p) && p->fast->uncommitted; i++) {
-		struct others o = { t, p, 0 };
 		if (i % 20 == 19) {
+			struct others o = { t, p, 0 };
 			task_foreach(take_other, &o);
 			if (o.taken)
 				return;

@@ -390,16 +390,17 @@ void image_setup(struct task *t)
 	image_add(p, &l, 1);
 }
 
-static void note_inserted(struct breakpoint *b, void *data)
-{
-	if (b->inserted)
-		batch_push(data, b);
-}
+struct pick {
+	struct batch bt;
+	unsigned which; /* IMAGE_INSERTED | IMAGE_LIFTED */
+};
 
-static void note_lifted(struct breakpoint *b, void *data)
+static void note_picked(struct breakpoint *b, void *data)
 {
-	if (image_lifted(b))
-		batch_push(data, b);
+	struct pick *pk = data;
+	if (((pk->which & IMAGE_INSERTED) && b->inserted) ||
+	    ((pk->which & IMAGE_LIFTED) && image_lifted(b)))
+		batch_push(&pk->bt, b);
 }
 
 static int cmp_addr(const void *a, const void *b)
@@ -407,6 +408,14 @@ static int cmp_addr(const void *a, const void *b)
 	const struct breakpoint *x = *(const struct breakpoint *const *)a;
 	const struct breakpoint *y = *(const struct breakpoint *const *)b;
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* B's original byte back through MEMFD, if our int3 is still there. */
+static void restore_one(int memfd, const struct breakpoint *b)
+{
+	uint8_t c;
+	if (pread(memfd, &c, 1, b->addr) == 1 && c == ARCH_BREAKPOINT)
+		(void)mem_write(memfd, b->addr, &b->orig, 1);
 }
 
 /* Put back the original bytes of the N breakpoints of V, all in one
@@ -427,12 +436,8 @@ static void restore_run(int memfd, struct breakpoint **v, size_t n)
 		(void)mem_write(memfd, lo, buf, len);
 		return;
 	}
-	for (size_t i = 0; i < n; i++) {
-		uint8_t c;
-		if (pread(memfd, &c, 1, v[i]->addr) == 1 &&
-		    c == ARCH_BREAKPOINT)
-			(void)mem_write(memfd, v[i]->addr, &v[i]->orig, 1);
-	}
+	for (size_t i = 0; i < n; i++)
+		restore_one(memfd, v[i]);
 }
 
 bool image_stub_changed(const struct breakpoint *b, struct memsrc *m)
@@ -458,37 +463,24 @@ bool image_lifted(const struct breakpoint *b)
 
 void image_unlift_one(struct process *p, const struct breakpoint *b)
 {
-	uint8_t c;
-	if (pread(p->memfd, &c, 1, b->addr) == 1 && c == ARCH_BREAKPOINT)
-		(void)mem_write(p->memfd, b->addr, &b->orig, 1);
+	restore_one(p->memfd, b);
 }
 
-/* Write back the original bytes of the breakpoints of BPTS that NOTE
- * picks, where our int3 still is, a page at a time. */
-static void restore_picked(const struct bpt_table *bpts, int memfd,
-			   void (*note)(struct breakpoint *, void *))
+void image_restore_bytes(const struct bpt_table *bpts, int memfd,
+			 unsigned which)
 {
-	struct batch bt = { NULL, 0, 0 };
-	bpt_foreach(bpts, note, &bt);
-	if (bt.n)
-		qsort(bt.v, bt.n, sizeof(*bt.v), cmp_addr);
-	for (size_t i = 0; i < bt.n;) {
+	struct pick pk = { { NULL, 0, 0 }, which };
+	struct batch *bt = &pk.bt;
+	bpt_foreach(bpts, note_picked, &pk);
+	if (bt->n)
+		qsort(bt->v, bt->n, sizeof(*bt->v), cmp_addr);
+	for (size_t i = 0; i < bt->n;) {
 		size_t j = i + 1;
-		while (j < bt.n &&
-		       bt.v[j]->addr / BATCH_PAGE == bt.v[i]->addr / BATCH_PAGE)
+		while (j < bt->n && bt->v[j]->addr / BATCH_PAGE ==
+					    bt->v[i]->addr / BATCH_PAGE)
 			j++;
-		restore_run(memfd, bt.v + i, j - i);
+		restore_run(memfd, bt->v + i, j - i);
 		i = j;
 	}
-	free(bt.v);
-}
-
-void image_restore_bytes(const struct bpt_table *bpts, int memfd)
-{
-	restore_picked(bpts, memfd, note_inserted);
-}
-
-void image_unlift_copy(const struct bpt_table *bpts, int memfd)
-{
-	restore_picked(bpts, memfd, note_lifted);
+	free(bt->v);
 }

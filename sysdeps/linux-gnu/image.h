@@ -32,11 +32,18 @@ void image_add(struct process *p, struct library *const *libs, size_t n);
  * its span from P's table, and the pending calls that depended on it,
  * writing nothing to the tracee. */
 void image_remove(struct process *p, const struct library *l);
-/* Write back the original byte of every inserted breakpoint of BPTS
- * through MEMFD, a page at a time, where the int3 still is (a byte the
- * program changed since stays the program's); the table itself is not
- * changed. */
-void image_restore_bytes(const struct bpt_table *bpts, int memfd);
+/* Which breakpoints image_restore_bytes puts back: those in place, and
+ * those lifted since they were (a fork child's copy of the memory may
+ * hold the int3 of one lifted after the fork: the fork came before the
+ * lift, its report after; the child would stop on it for ever, or die
+ * of it untraced). */
+enum { IMAGE_INSERTED = 1, IMAGE_LIFTED = 2 };
+/* Write back the original byte of every breakpoint of BPTS that WHICH
+ * names through MEMFD, a page at a time, where the int3 still is (a
+ * byte the program changed since stays the program's); the table
+ * itself is not changed. */
+void image_restore_bytes(const struct bpt_table *bpts, int memfd,
+			 unsigned which);
 /* Whether the stub under B (BPT_PLT) no longer has the bytes it had when
  * its int3 went in, read through M (a PLT hook rewrote its jump): then
  * its jump must not be emulated. */
@@ -49,11 +56,6 @@ void image_lift(struct process *p, struct breakpoint *b);
  * for the recorder) over a byte that is not an int3 of the program's:
  * a trap of the CPU just past it came from our int3, hit before. */
 bool image_lifted(const struct breakpoint *b);
-/* A fork child's copy of the memory of the process whose table is BPTS:
- * the original byte back wherever an int3 of a breakpoint lifted since
- * still is (the fork came before the lift, its report after: the child
- * would stop on it for ever, or die of it untraced), through MEMFD. */
-void image_unlift_copy(const struct bpt_table *bpts, int memfd);
 /* B, lifted, in P: its original byte back if its int3 is still there. */
 void image_unlift_one(struct process *p, const struct breakpoint *b);
 
