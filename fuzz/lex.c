@@ -27,8 +27,8 @@ static bool take_token(struct lex *lx)
 	const char *before = lx->p;
 	if (*lx->p == ')')
 		lex_expect_close(lx);
-	else if (*lx->p == ';')
-		lex_expect(lx, ';');
+	else if (*lx->p == ';' || *lx->p == '#')
+		lex_expect_end(lx);
 	else
 		lex_accept(lx, ',');
 	if (lx->p == before) /* any other character, or after an error */

@@ -41,6 +41,10 @@ bool lex_accept(struct lex *lx, char c);
 bool lex_expect(struct lex *lx, char c);
 /* The end of a list: "expected ',' or ')'" when ')' is not there. */
 bool lex_expect_close(struct lex *lx);
+/* The end of the declaration: only blanks until the end of its text or
+ * a ';' or '#' (which may end it and start a comment), else the error
+ * "expected ';' or the end of the line"; false after an error. */
+bool lex_expect_end(struct lex *lx);
 
 /* Take the identifier that comes next into BUF (cut to SIZE - 1). */
 bool lex_ident(struct lex *lx, char *buf, size_t size);
