@@ -1,4 +1,5 @@
 /* Unit test of the prototype language parser and the protolib. */
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -444,6 +445,53 @@ static void test_shipped(void)
 	protolib_free(pl);
 }
 
+/* A shipped file loaded at once (ALL) and to be parsed at lookups
+ * (LATER), for stderr_of. */
+struct shipped {
+	const char *path;
+	struct protolib *all, *later;
+	int nerr;
+};
+
+static void load_all(void *arg)
+{
+	struct shipped *sh = arg;
+	sh->nerr = conf_load_file(sh->all, sh->path);
+}
+
+/* Every function of ALL looked up in LATER, so that each is parsed. */
+static void load_later_all(void *arg)
+{
+	struct shipped *sh = arg;
+	sh->nerr = conf_load_file_later(sh->later, sh->path);
+	for (const struct prototype *p = NULL;
+	     (p = protolib_next_proto(sh->all, p));)
+		CHECK(protolib_lookup(sh->later, p->name), "%s", p->name);
+}
+
+/* Every shipped file, etc/NAME.conf, loads without a word on stderr (no
+ * error, no warning), at once and function by function. */
+static void test_shipped_silent(void)
+{
+	glob_t g;
+
+	if (glob("etc/*.conf", 0, NULL, &g) || g.gl_pathc < 4) {
+		FAIL("etc/NAME.conf: fewer than the 4 shipped files");
+		return;
+	}
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		struct shipped sh = { g.gl_pathv[i], protolib_new(),
+				      protolib_new(), 0 };
+		const char *err = stderr_of(load_all, &sh);
+		CHECK(sh.nerr == 0 && !*err, "%s: %s", sh.path, err);
+		err = stderr_of(load_later_all, &sh);
+		CHECK(sh.nerr == 0 && !*err, "%s at lookups: %s", sh.path, err);
+		protolib_free(sh.later);
+		protolib_free(sh.all);
+	}
+	globfree(&g);
+}
+
 /* Hostile files (issue 11): sizes that overflow or recurse are
  * TYPE_SIZE_BAD, and what the tracer cannot hold is replaced, with a
  * warning at its place, while the prototype stays. */
@@ -565,6 +613,7 @@ int main(void)
 	test_priority();
 	test_etc();
 	test_shipped();
+	test_shipped_silent();
 	test_hostile();
 	test_later();
 	pl_missing();
