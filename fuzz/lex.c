@@ -1,6 +1,6 @@
 /* libFuzzer target: the conf lexer (ltrace/lex.c) on any bytes.  The
  * input, cut at its first NUL as the conf reader cuts a line, is read
- * as a stream of tokens the way conf.c asks for them: keywords,
+ * as a stream of tokens the way the parser asks for them: keywords,
  * identifiers, numbers, punctuation; an error report is tried at every
  * step, so its line and column arithmetic runs on every position. */
 #include <stdint.h>

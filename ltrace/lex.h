@@ -1,8 +1,8 @@
 /* The tokens of the conf language (ltrace.conf(5)) and its error
- * messages, for the parser in conf.c.  The lexer reads one declaration's
- * text at a time and reports at most one error per declaration, as
- * "file:line:col: error: MSG WHAT" on stderr, with the line and column
- * of the token at fault. */
+ * messages, for the parser in conf.c and conftype.c.  The lexer reads
+ * one declaration's text at a time and reports at most one error per
+ * declaration, as "file:line:col: error: MSG WHAT" on stderr, with the
+ * line and column of the token at fault. */
 #ifndef LTRACE_LEX_H
 #define LTRACE_LEX_H
 
