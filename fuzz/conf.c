@@ -1,5 +1,5 @@
-/* libFuzzer target: the ltrace.conf(5) parser (ltrace/conf.c, lex.c,
- * protolib.c, type.c, expr.c) on any bytes, then every prototype it
+/* libFuzzer target: the ltrace.conf(5) parser (ltrace/conf.c, conftype.c,
+ * lex.c, protolib.c, type.c, expr.c) on any bytes, then every prototype it
  * built formatted (ltrace/calltext.c, lenses/, the x86_64 fetch) at a
  * fake entry and return stop.  The fake tracee's memory is the input
  * itself at FAKE_BASE, and every argument register, the stack slots and the

@@ -1,6 +1,6 @@
 /* libFuzzer target: the conf lexer (ltrace/lex.c) on any bytes.  The
  * input, cut at its first NUL as the conf reader cuts a line, is read
- * as a stream of tokens the way conf.c asks for them: keywords,
+ * as a stream of tokens the way the parser asks for them: keywords,
  * identifiers, numbers, punctuation; an error report is tried at every
  * step, so its line and column arithmetic runs on every position. */
 #include <stdint.h>
@@ -27,8 +27,8 @@ static bool take_token(struct lex *lx)
 	const char *before = lx->p;
 	if (*lx->p == ')')
 		lex_expect_close(lx);
-	else if (*lx->p == ';')
-		lex_expect(lx, ';');
+	else if (*lx->p == ';' || *lx->p == '#')
+		lex_expect_end(lx);
 	else
 		lex_accept(lx, ',');
 	if (lx->p == before) /* any other character, or after an error */

@@ -1,375 +1,44 @@
-/* The parser of the ltrace.conf(5) language.
+/* The declarations of the conf language (ltrace.conf(5)) and the files
+ * that hold them: a file's lines into declarations, each parsed into a
+ * protolib (its types and expressions by conftype.c), at once or, in a
+ * file found by search, at the first lookup of the function it declares.
  *
  * A file is a sequence of declarations, one per line (a declaration whose
  * parentheses are still open continues on the next line):
  *
- *	[function] TYPE NAME(PARAM, ...);
- *	typedef NAME = TYPE;		typedef NAME = struct;
- *	import "NAME";		(NAME.conf's definitions, through
+ *	[function] TYPE NAME(PARAM, ...)
+ *	typedef NAME = TYPE		typedef NAME = struct
+ *	import "NAME"		(NAME.conf's definitions, through
  *				 the resolver; see protolib.h)
  *
- * A '+' before a parameter puts it and those after it at the return
- * (the first '+' only).  ';' and '#' start comments; text after a
- * declaration's ';' is ignored.
+ * Each may end with ';', as ltrace's own files are written both ways
+ * (its etc/syscalls.conf has lines without).  ';' and '#' start
+ * comments, on a line of their own or after a declaration.  A '+'
+ * before a parameter puts it and those after it at the return (the
+ * first '+' only).
  * A bad declaration is reported as "file:line:col: error: ..." and
- * skipped.  */
+ * skipped: the rest of the file loads. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "conf.h"
-#include "expr.h"
+#include "conftype.h"
 #include "lex.h"
 #include "protolib.h"
 #include "strbuf.h"
 #include "type.h"
 #include "xmalloc.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-/* Types and expressions nest at most this deep in the text: the parser
- * recurses, and so would everything that walks what it built. */
-#define CONF_MAX_NESTING 64
-
-struct parser {
-	struct lex lx;
-	struct protolib *pl;  /* what the file defines goes here */
-	struct type_arena *a; /* pl's */
-	unsigned depth;	      /* of parse_type and parse_expr */
-	struct strbuf decl;   /* the declaration being parsed, terminated */
-};
-
-/* Enter one more level of nesting, or report that it is too deep. */
-static bool nest(struct parser *ps)
-{
-	if (ps->depth >= CONF_MAX_NESTING) {
-		lex_error(&ps->lx, "nested too deeply: ",
-			  "more than 64 levels of types or expressions");
-		return false;
-	}
-	ps->depth++;
-	return true;
-}
-
-/* ---- expressions ---- */
-
-static struct expr *new_expr(struct parser *ps, enum expr_kind k, long num,
-			     struct expr *sub)
-{
-	return expr_new(ps->a, k, num, sub);
-}
-
-static struct expr *parse_expr_in(struct parser *ps);
-
-static struct expr *parse_expr(struct parser *ps)
-{
-	if (ps->lx.failed || !nest(ps))
-		return NULL;
-	struct expr *e = parse_expr_in(ps);
-	ps->depth--;
-	return e;
-}
-
-static struct expr *parse_expr_in(struct parser *ps)
-{
-	long n;
-	if (lex_number(&ps->lx, &n))
-		return new_expr(ps, EXPR_NUM, n, NULL);
-	char id[64];
-	if (!lex_ident(&ps->lx, id, sizeof(id))) {
-		lex_error(&ps->lx, "expected ", "expression");
-		return NULL;
-	}
-	if (!strcmp(id, "retval"))
-		return new_expr(ps, EXPR_RETVAL, 0, NULL);
-	if ((n = lex_index(id, "arg")) >= 0)
-		return new_expr(ps, n ? EXPR_ARG : EXPR_RETVAL, n, NULL);
-	if ((n = lex_index(id, "elt")) >= 0)
-		return new_expr(ps, EXPR_ELT, n, NULL);
-	if (!strcmp(id, "zero")) {
-		struct expr *sub = NULL;
-
-		if (lex_accept(&ps->lx, '(')) {
-			sub = parse_expr(ps);
-			if (!lex_expect(&ps->lx, ')'))
-				return NULL;
-		}
-		return new_expr(ps, EXPR_ZERO, 0, sub);
-	}
-	lex_error_tok(&ps->lx,
-		      "expected expression (number, argN, eltN, "
-		      "retval, zero or zero(EXPR)), got ",
-		      id);
-	return NULL;
-}
-
-/* ---- types ---- */
-
-static struct type *parse_type(struct parser *ps);
-
-/* T seen through LENS; NULL when T failed to parse. */
-static struct type *lensed(struct parser *ps, struct type *t,
-			   enum lens_kind lens)
-{
-	if (!t)
-		return NULL;
-	return type_with_lens(ps->a, t, lens);
-}
-
-/* string(array(char, LEN)*) */
-static struct type *char_string(struct parser *ps, struct expr *len)
-{
-	return type_string(ps->a, TYPE_CHAR, len);
-}
-
-static struct type *parse_string(struct parser *ps, const char *id)
-{
-	/* stringN and string[E] are zero(argN) and zero(E) as in ltrace:
-	 * at most that many characters, up to the first NUL. */
-	long n = lex_index(id, "string");
-	if (n >= 0)
-		return char_string(
-			ps, new_expr(ps, EXPR_ZERO, 0,
-				     new_expr(ps, n ? EXPR_ARG : EXPR_RETVAL, n,
-					      NULL)));
-	if (lex_accept(&ps->lx, '[')) {
-		struct expr *len = parse_expr(ps);
-		if (!lex_expect(&ps->lx, ']'))
-			return NULL;
-		return char_string(ps, new_expr(ps, EXPR_ZERO, 0, len));
-	}
-	if (lex_accept(&ps->lx, '(')) {
-		struct type *t = parse_type(ps);
-		if (!lex_expect(&ps->lx, ')'))
-			return NULL;
-		return lensed(ps, t, LENS_STRING);
-	}
-	return char_string(ps, new_expr(ps, EXPR_ZERO, 0, NULL));
-}
-
-static bool add_enum(struct parser *ps, struct type *t, long *next)
-{
-	char id[256];
-	if (!lex_ident(&ps->lx, id, sizeof(id))) {
-		lex_error(&ps->lx, "expected ", "enum name");
-		return false;
-	}
-	if (lex_accept(&ps->lx, '=')) {
-		long v;
-		if (!lex_number(&ps->lx, &v)) {
-			lex_error(&ps->lx, "expected ",
-				  "number after '=' in enum");
-			return false;
-		}
-		*next = v;
-	}
-	type_add_enum(t, id, *next);
-	/* the next one follows, wrapping as C's unsigned long would */
-	*next = (long)((unsigned long)*next + 1);
-	return true;
-}
-
-/* enum(A, B=5, C) or enum[TYPE](...) */
-static struct type *parse_enum(struct parser *ps)
-{
-	struct type *base;
-	if (lex_accept(&ps->lx, '[')) {
-		base = parse_type(ps);
-		if (!lex_expect(&ps->lx, ']'))
-			return NULL;
-	} else {
-		base = type_basic(ps->a, TYPE_INT);
-	}
-	struct type *t = lensed(ps, base, LENS_ENUM);
-	if (!t || !lex_expect(&ps->lx, '('))
-		return NULL;
-	if (lex_accept(&ps->lx, ')'))
-		return t;
-	long next = 0;
-	do {
-		if (!add_enum(ps, t, &next))
-			return NULL;
-	} while (lex_accept(&ps->lx, ','));
-	return lex_expect_close(&ps->lx) ? t : NULL;
-}
-
-static struct type *parse_array(struct parser *ps)
-{
-	if (!lex_expect(&ps->lx, '('))
-		return NULL;
-	struct type *elt = parse_type(ps);
-	if (!elt)
-		return NULL;
-	if (!lex_accept(&ps->lx, ',')) {
-		lex_error(&ps->lx, "expected ", "',' and the array length");
-		return NULL;
-	}
-	struct expr *len = parse_expr(ps);
-	if (!len || !lex_expect(&ps->lx, ')'))
-		return NULL;
-	return type_array(ps->a, elt, len);
-}
-
-/* Fill T's members from "(T, ...)"; T may be a forward declaration. */
-static struct type *parse_struct_body(struct parser *ps, struct type *t)
-{
-	if (!lex_expect(&ps->lx, '('))
-		return NULL;
-	if (lex_accept(&ps->lx, ')'))
-		return t;
-	do {
-		struct type *f = parse_type(ps);
-		if (!f)
-			return NULL;
-		type_add_field(t, f);
-	} while (lex_accept(&ps->lx, ','));
-	return lex_expect_close(&ps->lx) ? t : NULL;
-}
-
-/* LENS(TYPE) */
-static struct type *parse_lens(struct parser *ps, enum lens_kind lens)
-{
-	if (!lex_expect(&ps->lx, '('))
-		return NULL;
-	struct type *t = parse_type(ps);
-	if (!t || !lex_expect(&ps->lx, ')'))
-		return NULL;
-	return lensed(ps, t, lens);
-}
-
-/* format, or format(T) with T the type of the format string (for wide
- * formats: format(string(array(uint, zero)*))). */
-static struct type *parse_format(struct parser *ps)
-{
-	struct type *t = type_new(ps->a, TYPE_PACK);
-
-	lex_skip_ws(&ps->lx);
-	if (*ps->lx.p != '(')
-		return t;
-	ps->lx.p++;
-	struct type *s = parse_type(ps);
-	if (!s || !lex_expect(&ps->lx, ')'))
-		return NULL;
-	t->elt = s;
-	return t;
-}
-
-static const struct {
-	const char *name;
-	enum type_kind kind;
-} simple_types[] = {
-	{ "void", TYPE_VOID },	   { "char", TYPE_CHAR },
-	{ "short", TYPE_SHORT },   { "ushort", TYPE_USHORT },
-	{ "int", TYPE_INT },	   { "itn", TYPE_INT },
-	{ "uint", TYPE_UINT },	   { "long", TYPE_LONG },
-	{ "ulong", TYPE_ULONG },   { "llong", TYPE_LLONG },
-	{ "ullong", TYPE_ULLONG }, { "float", TYPE_FLOAT },
-	{ "double", TYPE_DOUBLE }, { "ldouble", TYPE_LDOUBLE },
-};
-
-static const struct {
-	const char *name;
-	enum lens_kind lens;
-} lens_names[] = {
-	{ "hex", LENS_HEX },	   { "oct", LENS_OCT },
-	{ "octal", LENS_OCT },	   { "bool", LENS_BOOL },
-	{ "bitvec", LENS_BITVEC }, { "hide", LENS_HIDE },
-	{ "guess", LENS_GUESS },
-};
-
-/* Lenses that also stand alone as a type over int. */
-static struct type *parse_lens_word(struct parser *ps, enum lens_kind lens)
-{
-	lex_skip_ws(&ps->lx);
-	if (*ps->lx.p == '(')
-		return parse_lens(ps, lens);
-	if (lens == LENS_OCT || lens == LENS_BOOL || lens == LENS_GUESS ||
-	    lens == LENS_HEX)
-		return type_lensed(
-			ps->a, lens == LENS_GUESS ? TYPE_LONG : TYPE_INT, lens);
-	lex_error(&ps->lx, "expected ", "'(' after the lens name");
-	return NULL;
-}
-
-static struct type *parse_named(struct parser *ps, const char *id)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(simple_types); i++)
-		if (!strcmp(id, simple_types[i].name))
-			return type_basic(ps->a, simple_types[i].kind);
-	for (size_t i = 0; i < ARRAY_SIZE(lens_names); i++)
-		if (!strcmp(id, lens_names[i].name))
-			return parse_lens_word(ps, lens_names[i].lens);
-	if (!strcmp(id, "addr") || !strcmp(id, "file"))
-		return type_addr(ps->a);
-	if (!strcmp(id, "format"))
-		return parse_format(ps);
-	struct type *t = protolib_lookup_type(ps->pl, id);
-	if (t)
-		return t;
-	lex_error_tok(&ps->lx, "unknown type ", id);
-	return NULL;
-}
-
-static struct type *parse_base(struct parser *ps)
-{
-	char id[256];
-
-	if (!lex_ident(&ps->lx, id, sizeof(id))) {
-		lex_error(&ps->lx, "expected ", "type");
-		return NULL;
-	}
-	if (!strncmp(id, "string", 6) &&
-	    (!id[6] || lex_index(id, "string") >= 0))
-		return parse_string(ps, id);
-	if (!strcmp(id, "enum"))
-		return parse_enum(ps);
-	if (!strcmp(id, "array"))
-		return parse_array(ps);
-	if (!strcmp(id, "struct"))
-		return parse_struct_body(ps, type_new(ps->a, TYPE_STRUCT));
-	return parse_named(ps, id);
-}
-
-static struct type *parse_type(struct parser *ps)
-{
-	if (ps->lx.failed || !nest(ps))
-		return NULL;
-	struct type *t = parse_base(ps);
-	while (t && lex_accept(&ps->lx, '*'))
-		t = type_pointer(ps->a, t);
-	ps->depth--;
-	return t;
-}
-
-/* T, or when the tracer cannot hold it (type_check) a plain type in its
- * place, with a warning at AT where T was written: the call is traced
- * all the same. */
-static struct type *holdable(struct parser *ps, struct type *t, const char *at)
-{
-	const char *why;
-	char msg[256];
-	int v;
-
-	struct type *h = type_hold(ps->a, t, &v, &why);
-	if (v == TYPE_CHECK_OK)
-		return t;
-	snprintf(msg, sizeof(msg), "%s%s", why,
-		 v == TYPE_CHECK_WARN	 ? "" :
-		 h->kind == TYPE_POINTER ? "; shown as an address" :
-					   "; shown as a hex number");
-	lex_warn_at(&ps->lx, at, msg);
-	return h;
-}
-
 /* ---- declarations ---- */
 
-/* typedef NAME = struct;  a forward declaration, completed by a later
+/* typedef NAME = struct: a forward declaration, completed by a later
  * typedef NAME = struct(...).  An existing NAME stays as it is. */
-static void declare_struct(struct parser *ps, const char *name,
+static void declare_struct(struct conf_parser *ps, const char *name,
 			   const struct type *old)
 {
-	if (old)
+	if (!lex_expect_end(&ps->lx) || old)
 		return;
 	struct type *t = type_new(ps->a, TYPE_STRUCT);
 	t->forward = true;
@@ -379,14 +48,14 @@ static void declare_struct(struct parser *ps, const char *name,
 /* typedef NAME = struct(...) for a forward NAME, which prototypes may
  * already use through pointers: a body the tracer cannot hold (NAME in
  * itself by value, too large) is dropped, so NAME stays an empty
- * struct for everyone. */
-static void complete_struct(struct parser *ps, struct type *t)
+ * struct for everyone, and so is a bad one (NAME stays forward). */
+static void complete_struct(struct conf_parser *ps, struct type *t)
 {
 	const char *at = ps->lx.p;
 	const char *why;
 	char msg[256];
 
-	if (!parse_struct_body(ps, t)) {
+	if (!conftype_struct_body(ps, t) || !lex_expect_end(&ps->lx)) {
 		t->nfields = 0;
 		return;
 	}
@@ -398,7 +67,22 @@ static void complete_struct(struct parser *ps, struct type *t)
 	lex_warn_at(&ps->lx, at, msg);
 }
 
-static void define_typedef(struct parser *ps, const char *name,
+/* The type of typedef NAME = ..., at the cursor: "(T, ...)" alone is a
+ * struct too. */
+static struct type *typedef_type(struct conf_parser *ps)
+{
+	struct type *t;
+
+	if (*ps->lx.p == '(')
+		t = conftype_struct_body(ps, type_new(ps->a, TYPE_STRUCT));
+	else
+		t = conftype_parse(ps);
+	return t && lex_expect_end(&ps->lx) ? t : NULL;
+}
+
+/* After "typedef NAME =": a name is defined once per file; a file
+ * loaded earlier into the same library wins silently. */
+static void define_typedef(struct conf_parser *ps, const char *name,
 			   const char *name_at)
 {
 	bool this_file;
@@ -414,11 +98,7 @@ static void define_typedef(struct parser *ps, const char *name,
 		complete_struct(ps, old);
 		return;
 	}
-	struct type *t;
-	if (*ps->lx.p == '(')
-		t = parse_struct_body(ps, type_new(ps->a, TYPE_STRUCT));
-	else
-		t = parse_type(ps);
+	struct type *t = typedef_type(ps);
 	if (!t)
 		return;
 	if (old && this_file) {
@@ -429,7 +109,7 @@ static void define_typedef(struct parser *ps, const char *name,
 	}
 }
 
-static void parse_typedef(struct parser *ps)
+static void parse_typedef(struct conf_parser *ps)
 {
 	char name[256];
 	if (!lex_ident(&ps->lx, name, sizeof(name))) {
@@ -437,16 +117,14 @@ static void parse_typedef(struct parser *ps)
 		return;
 	}
 	const char *name_at = ps->lx.tok;
-	if (!lex_expect(&ps->lx, '='))
-		return;
-	define_typedef(ps, name, name_at);
-	lex_expect(&ps->lx, ';');
+	if (lex_expect(&ps->lx, '='))
+		define_typedef(ps, name, name_at);
 }
 
-/* import "NAME";  NAME's definitions become visible to this library
+/* import "NAME": NAME's definitions become visible to this library
  * (after its own), through the resolver the loader installed.  Without a
  * resolver the import is checked and ignored. */
-static void parse_import(struct parser *ps)
+static void parse_import(struct conf_parser *ps)
 {
 	lex_skip_ws(&ps->lx);
 	const char *at = ps->lx.p;
@@ -457,7 +135,7 @@ static void parse_import(struct parser *ps)
 		return;
 	}
 	ps->lx.p = q + 1;
-	if (!lex_expect(&ps->lx, ';'))
+	if (!lex_expect_end(&ps->lx))
 		return;
 	char *name = xstrndup(at + 1, q - at - 1);
 	if (protolib_import(ps->pl, name) < 0)
@@ -468,19 +146,19 @@ static void parse_import(struct parser *ps)
 
 /* Legacy: a lone "void" parameter means none; other void parameters are
  * hidden ints. */
-static void add_param(struct parser *ps, struct prototype *pr, struct type *t,
-		      const char *at)
+static void add_param(struct conf_parser *ps, struct prototype *pr,
+		      struct type *t, const char *at)
 {
 	if (t->kind == TYPE_VOID && t->lens == LENS_DEFAULT)
 		t = type_lensed(ps->a, TYPE_INT, LENS_HIDE);
-	prototype_add_param(pr, holdable(ps, t, at));
+	prototype_add_param(pr, conftype_hold(ps, t, at));
 }
 
 /* The first '+' splits: the parameters from it on show at the return.
  * A later '+' (upstream's libpthread.so.conf: "pthread_attr_getstack(
  * pthread_attr_t *, +void **, +size_t *)") is accepted and means no
  * more, as in ltrace. */
-static bool parse_params(struct parser *ps, struct prototype *pr)
+static bool parse_params(struct conf_parser *ps, struct prototype *pr)
 {
 	if (lex_accept(&ps->lx, ')'))
 		return true;
@@ -488,7 +166,7 @@ static bool parse_params(struct parser *ps, struct prototype *pr)
 		if (lex_accept(&ps->lx, '+') && pr->split == (size_t)-1)
 			pr->split = pr->nparams;
 		const char *at = ps->lx.p;
-		struct type *t = parse_type(ps);
+		struct type *t = conftype_parse(ps);
 		if (!t)
 			return false;
 		add_param(ps, pr, t, at);
@@ -501,20 +179,20 @@ static bool parse_params(struct parser *ps, struct prototype *pr)
 	return true;
 }
 
-static void parse_function(struct parser *ps)
+static void parse_function(struct conf_parser *ps)
 {
 	struct prototype *pr = xcalloc(1, sizeof(*pr));
 	char name[512];
 
 	pr->split = (size_t)-1;
 	const char *at = ps->lx.p;
-	pr->ret = parse_type(ps);
+	pr->ret = conftype_parse(ps);
 	if (pr->ret && !lex_ident(&ps->lx, name, sizeof(name)))
 		lex_error(&ps->lx, "expected ", "function name");
 	if (pr->ret && !ps->lx.failed)
-		pr->ret = holdable(ps, pr->ret, at);
+		pr->ret = conftype_hold(ps, pr->ret, at);
 	if (ps->lx.failed || !lex_expect(&ps->lx, '(') ||
-	    !parse_params(ps, pr) || !lex_expect(&ps->lx, ';')) {
+	    !parse_params(ps, pr) || !lex_expect_end(&ps->lx)) {
 		prototype_free(pr);
 		return;
 	}
@@ -524,7 +202,7 @@ static void parse_function(struct parser *ps)
 	protolib_add_proto(ps->pl, pr);
 }
 
-static void parse_decl(struct parser *ps)
+static void parse_decl(struct conf_parser *ps)
 {
 	if (lex_keyword(&ps->lx, "typedef"))
 		parse_typedef(ps);
@@ -568,7 +246,7 @@ static const char *decl_end(const char *s, int *lines)
 	}
 }
 
-static void parse_line(struct parser *ps, const char *s, const char *e)
+static void parse_line(struct conf_parser *ps, const char *s, const char *e)
 {
 	/* Copied, so that the lexer stops at its end: one buffer for all
 	 * the file's declarations. */
@@ -582,45 +260,50 @@ static void parse_line(struct parser *ps, const char *s, const char *e)
 
 /* ---- declarations parsed at their first lookup ---- */
 
+/* The identifier that ends right before OPEN (blanks between), into
+ * NAME (SIZE bytes); false when there is none. */
+static bool name_before(const char *s, const char *open, char *name,
+			size_t size)
+{
+	const char *end = open;
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	const char *id = end;
+	while (id > s && lex_ident_char(id[-1]))
+		id--;
+	size_t n = (size_t)(end - id);
+	if (!n || n >= size || (*id >= '0' && *id <= '9'))
+		return false;
+	memcpy(name, id, n);
+	name[n] = '\0';
+	return true;
+}
+
 /* The name the function declaration [S, E) declares, into NAME (SIZE
  * bytes): the identifier before the '(' of its last group at the top
- * level, which ';' ends (a return type may hold groups of its own:
- * hex(int) f(int);).  False when it does not look so: the declaration
- * is then parsed at once, which reports what is wrong with it. */
+ * level (a return type may hold groups of its own: hex(int) f(int)),
+ * up to the end or a ';' or '#' that starts a comment.  False when it
+ * does not look so: the declaration is then parsed at once, which
+ * reports what is wrong with it. */
 static bool decl_name(const char *s, const char *e, char *name, size_t size)
 {
 	const char *open = NULL;
 	int depth = 0;
-	for (const char *p = s; p < e && *p != '#'; p++) {
+	for (const char *p = s; p < e && *p != ';' && *p != '#'; p++) {
 		if (*p == '(' || *p == '[') {
 			if (!depth++ && *p == '(')
 				open = p;
-		} else if (*p == ')' || *p == ']') {
-			if (--depth < 0)
-				return false;
-		} else if (*p == ';') {
-			if (depth || !open)
-				return false;
-			const char *end = open;
-			while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
-				end--;
-			const char *id = end;
-			while (id > s && lex_ident_char(id[-1]))
-				id--;
-			size_t n = (size_t)(end - id);
-			if (!n || n >= size || (*id >= '0' && *id <= '9'))
-				return false;
-			memcpy(name, id, n);
-			name[n] = '\0';
-			return true;
+		} else if ((*p == ')' || *p == ']') && --depth < 0) {
+			return false;
 		}
 	}
-	return false;
+	return !depth && open && name_before(s, open, name, size);
 }
 
-/* A function declaration [S, E) kept in PL for its first lookup; false
- * when it must be parsed now (a typedef or an import, which later
- * declarations see; one whose name cannot be read off). */
+/* A function declaration [S, E) kept in PL for its first lookup, or
+ * dropped when an earlier one defines its name; false when it must be
+ * parsed now (a typedef or an import, which later declarations see; one
+ * whose name cannot be read off). */
 static bool keep_for_later(struct protolib *pl, const char *s, const char *e,
 			   int line)
 {
@@ -635,7 +318,7 @@ static bool keep_for_later(struct protolib *pl, const char *s, const char *e,
 	if (lex_keyword(&lx, "typedef") || lex_keyword(&lx, "import") ||
 	    !decl_name(s, e, name, sizeof(name)))
 		return false;
-	return protolib_has(pl, name) ||
+	return protolib_defines(pl, name) ||
 	       protolib_add_later(pl, name, s, (size_t)(e - s), line);
 }
 
@@ -643,7 +326,7 @@ static bool keep_for_later(struct protolib *pl, const char *s, const char *e,
 static void parse_later(struct protolib *pl, const char *file, const char *text,
 			size_t len, int line)
 {
-	struct parser ps = {
+	struct conf_parser ps = {
 		.lx = { .file = file, .line = line },
 		.pl = pl,
 		.a = protolib_arena(pl),
@@ -657,7 +340,7 @@ static void parse_later(struct protolib *pl, const char *file, const char *text,
 static int load_text(struct protolib *pl, const char *name, const char *text,
 		     bool later)
 {
-	struct parser ps = {
+	struct conf_parser ps = {
 		.lx = { .file = name, .line = 1 },
 		.pl = pl,
 		.a = protolib_arena(pl),

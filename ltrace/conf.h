@@ -16,8 +16,11 @@ int conf_load_file(struct protolib *pl, const char *path);
  * now, and parsed at the first lookup of that name (protolib_lookup):
  * loading libc.so.conf's 1000 prototypes, to use ten of them, was about
  * 2 ms of a traced run's start, and freeing them 0.9 ms of its end.
- * Typedefs and imports are parsed at once, in order; an error in a
- * function's declaration is reported at its first lookup. */
+ * Typedefs, imports and lines whose name cannot be read off are parsed
+ * at once, in order, and so is a declaration whose name the file
+ * declares again (the first good one wins, as in conf_load_file); an
+ * error in a function's declaration is reported at its first lookup,
+ * and is not counted in the result. */
 int conf_load_file_later(struct protolib *pl, const char *path);
 
 /* Parse a config held in memory (for tests): NAME is used in messages. */

@@ -105,6 +105,17 @@ bool lex_expect_close(struct lex *lx)
 	return false;
 }
 
+bool lex_expect_end(struct lex *lx)
+{
+	if (lx->failed)
+		return false;
+	lex_skip_ws(lx);
+	if (!*lx->p || *lx->p == ';' || *lx->p == '#')
+		return true;
+	lex_error(lx, "expected ", "';' or the end of the line");
+	return false;
+}
+
 bool lex_ident_char(char c)
 {
 	return isalnum((unsigned char)c) || c == '_';

@@ -1,8 +1,8 @@
 /* The tokens of the conf language (ltrace.conf(5)) and its error
- * messages, for the parser in conf.c.  The lexer reads one declaration's
- * text at a time and reports at most one error per declaration, as
- * "file:line:col: error: MSG WHAT" on stderr, with the line and column
- * of the token at fault. */
+ * messages, for the parser in conf.c and conftype.c.  The lexer reads
+ * one declaration's text at a time and reports at most one error per
+ * declaration, as "file:line:col: error: MSG WHAT" on stderr, with the
+ * line and column of the token at fault. */
 #ifndef LTRACE_LEX_H
 #define LTRACE_LEX_H
 
@@ -41,6 +41,10 @@ bool lex_accept(struct lex *lx, char c);
 bool lex_expect(struct lex *lx, char c);
 /* The end of a list: "expected ',' or ')'" when ')' is not there. */
 bool lex_expect_close(struct lex *lx);
+/* The end of the declaration: only blanks until the end of its text or
+ * a ';' or '#' (which may end it and start a comment), else the error
+ * "expected ';' or the end of the line"; false after an error. */
+bool lex_expect_end(struct lex *lx);
 
 /* Take the identifier that comes next into BUF (cut to SIZE - 1). */
 bool lex_ident(struct lex *lx, char *buf, size_t size);

@@ -208,17 +208,28 @@ bool protolib_has(const struct protolib *pl, const char *name)
 	       (pl->later.n && hmap_find(&pl->later, name, 0));
 }
 
+bool protolib_defines(struct protolib *pl, const char *name)
+{
+	return hmap_find(&pl->protos, name, 0) || parse_later(pl, name);
+}
+
+/* A bad declaration kept for NAME was parsed: its entry takes the next
+ * one, under the name it already has. */
 bool protolib_add_later(struct protolib *pl, const char *name, const char *text,
 			size_t len, int line)
 {
 	size_t n = strlen(name) + 1;
-	if (!pl->names || n > pl->names_size - pl->names_used ||
-	    len > UINT32_MAX || line < 0)
+	if (!pl->names || len > UINT32_MAX || line < 0)
 		return false;
-	char *key = pl->names + pl->names_used;
-	memcpy(key, name, n);
-	pl->names_used += n;
-	struct hent *e = hmap_get(&pl->later, key, 0);
+	struct hent *e = pl->later.n ? hmap_find(&pl->later, name, 0) : NULL;
+	if (!e) {
+		if (n > pl->names_size - pl->names_used)
+			return false;
+		char *key = pl->names + pl->names_used;
+		memcpy(key, name, n);
+		pl->names_used += n;
+		e = hmap_get(&pl->later, key, 0);
+	}
 	e->ptr = (void *)text;
 	e->val = (uint64_t)(uint32_t)len << 32 | (uint32_t)line;
 	return true;

@@ -93,10 +93,18 @@ void protolib_keep_text(struct protolib *pl, char *text, const char *file,
 /* Whether PL has function NAME, parsed or kept for later. */
 bool protolib_has(const struct protolib *pl, const char *name);
 
+/* Whether PL defines function NAME itself (not through its imports): a
+ * declaration of NAME kept for later is parsed now, and defines nothing
+ * when it is bad (its error is reported then).  So of a file's two
+ * declarations of one name the first good one wins, as when the file is
+ * parsed at once. */
+bool protolib_defines(struct protolib *pl, const char *name);
+
 /* Function NAME is declared by the LEN bytes at TEXT (in the text PL
  * keeps; NAME is in it too) from line LINE: parsed at its first lookup.
- * PL has no NAME.  False when it cannot be kept (no kept text, a length
- * beyond 32 bits): the caller parses it now. */
+ * PL does not define NAME (protolib_defines).  False when it cannot be
+ * kept (no kept text, a length beyond 32 bits): the caller parses it
+ * now. */
 bool protolib_add_later(struct protolib *pl, const char *name, const char *text,
 			size_t len, int line);
 

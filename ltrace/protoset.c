@@ -16,10 +16,21 @@
 
 struct cached {
 	char *name;	     /* a soname or an imported file's name */
-	struct protolib *pl; /* NULL: no file */
+	struct protolib *pl; /* NULL: no file; else one of files */
+};
+
+/* A file loaded: once, however many ways lead to it (named by -F, a
+ * soname's, an import's, a default file), so that its errors are
+ * reported once and its definitions held once. */
+struct loaded {
+	dev_t dev;
+	ino_t ino;
+	struct protolib *pl; /* NULL: could not be read */
 };
 
 struct protoset {
+	struct loaded *files; /* they own the libraries the others name */
+	size_t nfiles;
 	struct protolib **front; /* -F files */
 	size_t nfront;
 	struct protolib **back; /* ~/.ltrace.conf, /etc/ltrace.conf */
@@ -52,20 +63,32 @@ static void add_dirf(struct protoset *ps, const char *fmt, const char *a)
 
 static const struct protolib *resolve_import(void *ctx, const char *name);
 
-/* Load PATH; its "import" statements find NAME.conf in PS's search
- * directories (when PS is given).  A file named by -F is parsed whole
- * at once, so that its errors show at the start; the others (found in
- * a directory, ~/.ltrace.conf, /etc/ltrace.conf) function by function
- * as they are looked up (conf_load_file_later). */
+/* PATH, loaded once (struct loaded); its "import" statements find
+ * NAME.conf in PS's search directories.  A file named by -F (NAMED) is
+ * parsed whole at once, so that its errors show at the start; the others
+ * (found in a directory, ~/.ltrace.conf, /etc/ltrace.conf) function by
+ * function as they are looked up (conf_load_file_later).  The library
+ * is in PS's list before it loads: an import cycle back to it finds it
+ * (as far as it got). */
 static struct protolib *load_with(struct protoset *ps, const char *path,
 				  bool named)
 {
+	struct stat sb;
+	if (stat(path, &sb))
+		return NULL;
+	for (size_t i = 0; i < ps->nfiles; i++)
+		if (ps->files[i].dev == sb.st_dev &&
+		    ps->files[i].ino == sb.st_ino)
+			return ps->files[i].pl;
 	struct protolib *pl = protolib_new();
-	if (ps)
-		protolib_set_import_resolver(pl, resolve_import, ps);
+	size_t i = ps->nfiles++;
+	ps->files = xreallocarray(ps->files, ps->nfiles, sizeof(*ps->files));
+	ps->files[i] = (struct loaded){ sb.st_dev, sb.st_ino, pl };
+	protolib_set_import_resolver(pl, resolve_import, ps);
 	if ((named ? conf_load_file(pl, path) :
 		     conf_load_file_later(pl, path)) < 0) {
 		protolib_free(pl);
+		ps->files[i].pl = NULL;
 		return NULL;
 	}
 	return pl;
@@ -162,19 +185,15 @@ static void load_back(struct protoset *ps)
 
 void protoset_free(struct protoset *ps)
 {
-	for (size_t i = 0; i < ps->nfront; i++)
-		protolib_free(ps->front[i]);
-	for (size_t i = 0; i < ps->nback; i++)
-		protolib_free(ps->back[i]);
+	for (size_t i = 0; i < ps->nfiles; i++)
+		protolib_free(ps->files[i].pl);
 	for (size_t i = 0; i < ps->ndirs; i++)
 		free(ps->dirs[i]);
 	for (size_t i = 0; i < ps->nback_paths; i++)
 		free(ps->back_paths[i]);
-	for (size_t i = 0; i < ps->ncache; i++) {
+	for (size_t i = 0; i < ps->ncache; i++)
 		free(ps->cache[i].name);
-		if (ps->cache[i].pl)
-			protolib_free(ps->cache[i].pl);
-	}
+	free(ps->files);
 	free(ps->front);
 	free(ps->back);
 	free(ps->dirs);

@@ -23,8 +23,10 @@
 
 struct protoset;
 
-/* Load the -F files and the global files.  Dies with one message when a
- * file named by -F cannot be read. */
+/* Load the -F files (a bad declaration in one is reported and skipped,
+ * conf.h) and note the global files.  Dies with one message when a
+ * path named by -F does not exist.  Each file is loaded once, however
+ * many ways lead to it (-F, a directory, an import). */
 struct protoset *protoset_new(const struct options *o);
 void protoset_free(struct protoset *ps);
 

@@ -160,8 +160,9 @@ enum {
 int type_check(const struct type *t, const char **why);
 /* T when type_check does not refuse it, else a plain type in A to show
  * in its place: an address for a pointer, a hex long for the rest.  The
- * verdict and reason as type_check's; the caller reports them (conf.c
- * as file:line:col warnings).  For every source of prototypes. */
+ * verdict and reason as type_check's; the caller reports them
+ * (conftype.c as file:line:col warnings).  For every source of
+ * prototypes. */
 struct type *type_hold(struct type_arena *a, struct type *t, int *verdict,
 		       const char **why);
 

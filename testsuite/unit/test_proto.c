@@ -1,4 +1,5 @@
 /* Unit test of the prototype language parser and the protolib. */
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,17 +155,27 @@ static const struct {
 	{ "typedef y int;\n", "e.conf:1:11: error: expected '='\n" },
 	{ "import foo;\n", "e.conf:1:8: error: expected library name in "
 			   "double quotes after 'import'\n" },
-	{ "import \"foo\"\n", "e.conf:1:13: error: expected ';'\n" },
+	{ "import \"foo\" x\n",
+	  "e.conf:1:14: error: expected ';' or the end of the line\n" },
 	{ "int bad(string[);\n", "e.conf:1:16: error: expected expression\n" },
 	{ "int bad(bitvec);\n",
 	  "e.conf:1:15: error: expected '(' after the lens name\n" },
 	{ "int bad(struct(int,\n   long,\n   fooo));\n",
 	  "e.conf:3:4: error: unknown type 'fooo'\n" },
-	{ "int bad(int)\n", "e.conf:1:13: error: expected ';'\n" },
+	{ "int bad(int) int\n",
+	  "e.conf:1:14: error: expected ';' or the end of the line\n" },
 	{ "int bad(array(int, zero(x)));\n",
 	  "e.conf:1:25: error: expected expression (number, argN, eltN, "
 	  "retval, zero or zero(EXPR)), got 'x'\n" },
-	{ "int bad(int) extra;\n", "e.conf:1:14: error: expected ';'\n" },
+	{ "int bad(int) extra;\n",
+	  "e.conf:1:14: error: expected ';' or the end of the line\n" },
+	{ "typedef t = int x\n",
+	  "e.conf:1:17: error: expected ';' or the end of the line\n" },
+	{ "typedef n = struct x\n",
+	  "e.conf:1:20: error: expected ';' or the end of the line\n" },
+	{ "typedef m = struct\ntypedef m = struct(int, m*)\n"
+	  "typedef m = struct(long)\n",
+	  "e.conf:3:9: error: redefinition of type 'm'\n" },
 	{ "int (int);\n", "e.conf:1:5: error: expected function name\n" },
 	{ "int bad(,);\n", "e.conf:1:9: error: expected type\n" },
 	{ "int bad(hex(int;\n", "e.conf:1:16: error: expected ')'\n" },
@@ -185,6 +196,9 @@ static void test_errors(void)
 		      "error case %zu: got %d [%s] want [%s]", i, n, out,
 		      errors[i].msg);
 		CHECK(!protolib_lookup(pl, "bad"));
+		/* a bad typedef defines nothing */
+		CHECK(!protolib_lookup_type(pl, "t") &&
+		      !protolib_lookup_type(pl, "n"));
 		protolib_free(pl);
 	}
 	/* the rest of a file loads: bad lines are skipped one by one */
@@ -196,6 +210,71 @@ static void test_errors(void)
 	CHECK(n == 2);
 	CHECK(protolib_lookup(pl, "good1") && protolib_lookup(pl, "good2") &&
 	      protolib_lookup(pl, "next"));
+	protolib_free(pl);
+}
+
+/* Upstream ltrace's files end declarations at the end of the line as
+ * often as with ';' (its etc/syscalls.conf, its test suite's
+ * parameters.conf): both load the same, at once and at lookups. */
+static const char nosemi[] =
+	"typedef at_dirfd_t = enum[int](AT_FDCWD=-100)\n"
+	"typedef node = struct\n"
+	"typedef node = struct(int, node*)\t# a list\n"
+	"import \"x\"\n"
+	"int mknodat(at_dirfd_t, string, oct(uint), ushort)\n"
+	"int getcwd(+string2,ulong)   ; a comment\n"
+	"hex(int) g(array(int, 3)*, int)\n"
+	"int ll(node*)\n"
+	"int multi(int,\n"
+	"\tlong)\n"
+	"void noargs()\n"
+	"int semi(int);\n";
+
+static void check_nosemi(struct protolib *pl)
+{
+	const struct prototype *p = protolib_lookup(pl, "mknodat");
+	CHECK(p && p->nparams == 4 && p->params[0]->nenums == 1 &&
+	      p->params[2]->lens == LENS_OCT &&
+	      p->params[3]->kind == TYPE_USHORT);
+	p = protolib_lookup(pl, "getcwd");
+	CHECK(p && p->nparams == 2 && p->split == 0);
+	p = protolib_lookup(pl, "g");
+	CHECK(p && p->nparams == 2 && p->ret->lens == LENS_HEX);
+	p = protolib_lookup(pl, "ll");
+	CHECK(p && p->params[0]->elt->nfields == 2 &&
+	      p->params[0]->elt->fields[1]->elt == p->params[0]->elt);
+	p = protolib_lookup(pl, "multi");
+	CHECK(p && p->nparams == 2 && p->params[1]->kind == TYPE_LONG);
+	CHECK(protolib_lookup(pl, "noargs") && protolib_lookup(pl, "semi"));
+}
+
+static struct protolib *load_later(const char *text, const char **err,
+				   int *nerr);
+
+static void test_nosemi(void)
+{
+	struct protolib *pl = protolib_new();
+	int n;
+	const char *err = load_capture(pl, "n.conf", nosemi, &n);
+	CHECK(n == 0 && !*err, "%d errors: %s", n, err);
+	check_nosemi(pl);
+	protolib_free(pl);
+	pl = load_later(nosemi, &err, &n);
+	CHECK(n == 0 && !*err, "%d errors: %s", n, err);
+	CHECK(protolib_has(pl, "getcwd") && protolib_has(pl, "multi"));
+	check_nosemi(pl);
+	protolib_free(pl);
+	/* an unclosed declaration stops where the next one starts */
+	pl = protolib_new();
+	err = load_capture(pl, "n.conf",
+			   "int good1(int)\nint bad(int\nint next(int)\n"
+			   "int good2(long)\n",
+			   &n);
+	CHECK(n == 1 && !strcmp(err, "n.conf:3:1: error: expected ',' or "
+				     "')'\n"),
+	      "%d errors: %s", n, err);
+	CHECK(protolib_lookup(pl, "good1") && protolib_lookup(pl, "next") &&
+	      protolib_lookup(pl, "good2") && !protolib_lookup(pl, "bad"));
 	protolib_free(pl);
 }
 
@@ -366,6 +445,53 @@ static void test_shipped(void)
 	protolib_free(pl);
 }
 
+/* A shipped file loaded at once (ALL) and to be parsed at lookups
+ * (LATER), for stderr_of. */
+struct shipped {
+	const char *path;
+	struct protolib *all, *later;
+	int nerr;
+};
+
+static void load_all(void *arg)
+{
+	struct shipped *sh = arg;
+	sh->nerr = conf_load_file(sh->all, sh->path);
+}
+
+/* Every function of ALL looked up in LATER, so that each is parsed. */
+static void load_later_all(void *arg)
+{
+	struct shipped *sh = arg;
+	sh->nerr = conf_load_file_later(sh->later, sh->path);
+	for (const struct prototype *p = NULL;
+	     (p = protolib_next_proto(sh->all, p));)
+		CHECK(protolib_lookup(sh->later, p->name), "%s", p->name);
+}
+
+/* Every shipped file, etc/NAME.conf, loads without a word on stderr (no
+ * error, no warning), at once and function by function. */
+static void test_shipped_silent(void)
+{
+	glob_t g;
+
+	if (glob("etc/*.conf", 0, NULL, &g) || g.gl_pathc < 4) {
+		FAIL("etc/NAME.conf: fewer than the 4 shipped files");
+		return;
+	}
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		struct shipped sh = { g.gl_pathv[i], protolib_new(),
+				      protolib_new(), 0 };
+		const char *err = stderr_of(load_all, &sh);
+		CHECK(sh.nerr == 0 && !*err, "%s: %s", sh.path, err);
+		err = stderr_of(load_later_all, &sh);
+		CHECK(sh.nerr == 0 && !*err, "%s at lookups: %s", sh.path, err);
+		protolib_free(sh.later);
+		protolib_free(sh.all);
+	}
+	globfree(&g);
+}
+
 /* Hostile files (issue 11): sizes that overflow or recurse are
  * TYPE_SIZE_BAD, and what the tracer cannot hold is replaced, with a
  * warning at its place, while the prototype stays. */
@@ -481,11 +607,13 @@ int main(void)
 {
 	test_basic();
 	test_errors();
+	test_nosemi();
 	test_constructs();
 	test_import();
 	test_priority();
 	test_etc();
 	test_shipped();
+	test_shipped_silent();
 	test_hostile();
 	test_later();
 	pl_missing();
