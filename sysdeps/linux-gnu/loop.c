@@ -22,6 +22,7 @@
 #include "attach.h"
 #include "backend.h"
 #include "bpt.h"
+#include "bptproto.h"
 #include "callsite.h"
 #include "calls.h"
 #include "debug.h"
@@ -30,14 +31,12 @@
 #include "error.h"
 #include "fast.h"
 #include "image.h"
-#include "library.h"
 #include "mem.h"
 #include "memsrc.h"
 #include "options.h"
 #include "output.h"
 #include "proc.h"
 #include "procfs.h"
-#include "protoset.h"
 #include "retbp.h"
 #include "rtld.h"
 #include "scratch.h"
@@ -45,10 +44,8 @@
 #include "tracee.h"
 #include "unwind.h"
 #include "warm.h"
-#include "xmalloc.h"
 
 static const struct options *opts;
-static struct protoset *protos;
 static struct dwarf_protos *dwarf;
 static int main_status = -1; /* tracer exit status once known */
 static bool fast_on;	     /* --fast (fast.h) */
@@ -86,68 +83,6 @@ static void stop_init(struct stop *s, struct task *t, bool at_entry)
 
 /* ---- breakpoint hits ---- */
 
-/* The prototype files of P's objects, in load order. */
-static const struct prototype *lookup_conf(struct process *p, const char *name)
-{
-	size_t n = library_count(p);
-	const char **sonames = xreallocarray(NULL, n + 1, sizeof(*sonames));
-	size_t i = 0;
-	for (const struct library *l = p->libs; l; l = l->next)
-		sonames[i++] = l->soname;
-	const struct prototype *pr = protoset_lookup(protos, name, sonames, n);
-	free(sonames);
-	return pr;
-}
-
-/* Prototype files first; then the DWARF of the loaded objects: the
- * libraries, which define what the program calls, before the program,
- * whose DWARF only declares it.  Objects in load order. */
-static const struct prototype *lookup_in(struct process *p, const char *name)
-{
-	const struct prototype *pr = lookup_conf(p, name);
-	const struct library *prog = library_main(p);
-	for (const struct library *l = p->libs; l && !pr; l = l->next)
-		if (l != prog)
-			pr = dwarf_lookup(dwarf, l->path, name);
-	if (!pr && prog)
-		pr = dwarf_lookup(dwarf, prog->path, name);
-	return pr;
-}
-
-/* An entry's (-x): the files that describe its object (-F, the object's
- * own SONAME.conf); then the DWARF of that object at its address (a
- * static function too), which describes this very function where a
- * global file may describe another of the same name (a program's own
- * static dup() is not libc's); then by its name, as a stub's. */
-static const struct prototype *lookup_entry(struct process *p,
-					    const struct breakpoint *b)
-{
-	const struct library *l = p->libs;
-	while (l && !library_contains(l, b->addr))
-		l = l->next;
-	const struct prototype *pr =
-		l ? protoset_lookup_own(protos, b->name, l->soname) : NULL;
-	if (!pr && l)
-		pr = dwarf_lookup_at(dwarf, l->path, b->addr - l->bias,
-				     b->name);
-	return pr ? pr : lookup_in(p, b->name);
-}
-
-/* The prototype of B's function, looked up at its first call: the
- * objects it may come from are loaded by then (the rendezvous reports
- * them before their code runs). */
-static const struct prototype *resolve_proto(struct task *t,
-					     struct breakpoint *b)
-{
-	struct process *p = process_mem(t->proc);
-	if (!b->proto_done) {
-		b->proto = b->kind == BPT_ENTRY ? lookup_entry(p, b) :
-						  lookup_in(p, b->name);
-		b->proto_done = true;
-	}
-	return b->proto;
-}
-
 /* A new call returning with the stack pointer at RET_SP: the pending
  * calls it shows unwound never returned; if one did not because its
  * return breakpoint is gone (the program mapped its page anew), put it
@@ -181,7 +116,7 @@ static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
 		retbp_step_in_place(t, b, &s->regs);
 		return;
 	}
-	resolve_proto(t, b);
+	bptproto_resolve(t, b);
 	if (fast_take(t, b, &s->regs, target))
 		return;
 	recheck_unwound(t, s, arch_sp_after_return(&s->regs));
@@ -265,7 +200,7 @@ static void on_entry(struct task *t, struct breakpoint *b, struct stop *s)
 	if (memsrc_read(s->cs.mem, pf[0], &ret, sizeof(ret)) == sizeof(ret) &&
 	    !same_call(top, b, s, ret) &&
 	    (bpt_lookup(&p->bpts, ret) || entry_return_ok(p, s->cs.mem, ret))) {
-		resolve_proto(t, b);
+		bptproto_resolve(t, b);
 		recheck_unwound(t, s, arch_sp_after_return(&s->regs));
 		call_entry(t, b, &s->cs, ret, arch_sp_after_return(&s->regs),
 			   task_prints(t));
@@ -293,7 +228,7 @@ static void site_entry(struct task *t, struct breakpoint *b, struct stop *s)
 	if (b->site_jump &&
 	    memsrc_read(s->cs.mem, slot, &ret, sizeof(ret)) != sizeof(ret))
 		return; /* no return to wait for: run it untraced */
-	resolve_proto(t, b);
+	bptproto_resolve(t, b);
 	recheck_unwound(t, s, arch_sp_after_return(&callee));
 	s->cs.regs = &callee.r;
 	call_entry(t, b, &s->cs, ret, arch_sp_after_return(&callee),
@@ -577,10 +512,10 @@ static void dispatch(pid_t tid, const struct tracee_event *ev)
 void backend_init(const struct options *o, struct protoset *ps)
 {
 	opts = o;
-	protos = ps;
 	image_init(o);
 	fast_on = fast_init(o);
 	dwarf = dwarf_protos_new();
+	bptproto_init(ps, dwarf);
 	calls_init(o);
 	if (o->syscalls)
 		syscalls_init(ps);
