@@ -83,14 +83,47 @@ static void stop_init(struct stop *s, struct task *t, bool at_entry)
 
 /* ---- breakpoint hits ---- */
 
-/* A new call returning with the stack pointer at RET_SP: the pending
- * calls it shows unwound never returned; if one did not because its
- * return breakpoint is gone (the program mapped its page anew), put it
- * back for the next call that returns there. */
-static void recheck_unwound(struct task *t, struct stop *s, uint64_t ret_sp)
+/* A new call returning to RET with the stack pointer at RET_SP: the
+ * pending calls it shows unwound never returned; if one did not because
+ * its return breakpoint is gone (the program mapped its page anew), put
+ * it back for the next call that returns there.  A tail call leaves
+ * the innermost call pending, unless its breakpoint was gone: its
+ * return was lost then, as before the tail calls were told apart. */
+static void recheck_unwound(struct task *t, struct stop *s, uint64_t ret,
+			    uint64_t ret_sp)
 {
-	for (size_t k = call_unwound(t, ret_sp); k < t->nframes; k++)
+	size_t n = call_unwound(t, ret_sp);
+	if (call_tail(t, ret, ret_sp)) {
+		if (!retbp_recheck(t, s->cs.mem, &s->regs, ret))
+			return;
+		call_abandon(t, n);
+	}
+	for (size_t k = n; k < t->nframes; k++)
 		retbp_recheck(t, s->cs.mem, &s->regs, t->frames[k].ret);
+}
+
+/* T entered B's function, its registers CALLEE as the function's first
+ * instruction sees them, to return to RET: the call is shown, its return
+ * breakpoint ensured.  With --fast, RET in the recorder's code is its
+ * return trampoline: a tail call from a recorded call whose return it
+ * hooked, the innermost pending call if that one returns with the same
+ * stack pointer.  Its return is then that call's, which the recorder
+ * records: no breakpoint goes into the recorder's code. */
+static void entered(struct task *t, struct breakpoint *b, struct stop *s,
+		    struct arch_regs *callee, uint64_t ret)
+{
+	uint64_t sp = arch_sp_after_return(callee);
+	const struct frame *top = t->nframes ? &t->frames[t->nframes - 1] :
+					       NULL;
+	bool hooked = fast_on && fast_owns_ip(t, ret);
+	if (hooked && top && top->ret_sp == sp)
+		ret = top->ret;
+	recheck_unwound(t, s, ret, sp);
+	s->cs.regs = &callee->r;
+	call_entry(t, b, &s->cs, ret, sp, task_prints(t));
+	s->cs.regs = &s->regs.r;
+	if (!hooked)
+		retbp_ensure(t, s->cs.mem, &s->regs, ret);
 }
 
 static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
@@ -119,10 +152,7 @@ static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
 	bptproto_resolve(t, b);
 	if (fast_take(t, b, &s->regs, target))
 		return;
-	recheck_unwound(t, s, arch_sp_after_return(&s->regs));
-	call_entry(t, b, &s->cs, ret, arch_sp_after_return(&s->regs),
-		   task_prints(t));
-	retbp_ensure(t, s->cs.mem, &s->regs, ret);
+	entered(t, b, s, &s->regs, ret);
 	/* Emulate the stub's "jmp *GOT(%rip)", past the entry breakpoint
 	 * of a function -x traces too: one line per call. */
 	retbp_jump(t, s->cs.mem, &s->regs, target);
@@ -136,23 +166,28 @@ static void show_return(struct task *t, size_t i, struct stop *s)
 		unwind_show(t, &s->regs, s->cs.mem, opts->where);
 }
 
-/* T's pending call I returned, the registers as the return left them.
- * An IFUNC resolver's return value is the implementation it chose. */
-static void returned(struct task *t, size_t i, struct stop *s)
+/* T's pending call I returned, the registers as the return left them,
+ * and so did the calls that tail-called it: each is shown, innermost
+ * first.  An IFUNC resolver's return value is the implementation it
+ * chose. */
+static void returned(struct task *t, long i, struct stop *s)
 {
-	const struct breakpoint *called = t->frames[i].plt;
+	uint64_t ret = t->frames[i].ret, sp = t->frames[i].ret_sp;
 	s->cs.at_entry = false;
-	show_return(t, i, s);
-	if (called->ifunc)
-		entry_ifunc_returned(process_mem(t->proc), called,
-				     arch_retval(&s->regs));
+	for (; i >= 0; i = call_tail_caller(t, (size_t)i, ret, sp)) {
+		const struct breakpoint *called = t->frames[i].plt;
+		show_return(t, (size_t)i, s);
+		if (called->ifunc)
+			entry_ifunc_returned(process_mem(t->proc), called,
+					     arch_retval(&s->regs));
+	}
 }
 
 static void on_return(struct task *t, struct breakpoint *b, struct stop *s)
 {
 	long i = call_match(t, b->addr, arch_sp(&s->regs));
 	if (i >= 0)
-		returned(t, (size_t)i, s);
+		returned(t, i, s);
 	else if (fast_on)
 		retbp_lift_unneeded(t, b); /* a recorded call's return */
 	retbp_run_displaced(t, b, &s->regs);
@@ -187,7 +222,7 @@ static void on_entry(struct task *t, struct breakpoint *b, struct stop *s)
 	}
 	long i = b->returns ? call_match(t, b->addr, arch_sp(&s->regs)) : -1;
 	if (i >= 0) {
-		returned(t, (size_t)i, s);
+		returned(t, i, s);
 		retbp_run_entry(t, s->cs.mem, &s->regs, b);
 		return;
 	}
@@ -201,10 +236,7 @@ static void on_entry(struct task *t, struct breakpoint *b, struct stop *s)
 	    !same_call(top, b, s, ret) &&
 	    (bpt_lookup(&p->bpts, ret) || entry_return_ok(p, s->cs.mem, ret))) {
 		bptproto_resolve(t, b);
-		recheck_unwound(t, s, arch_sp_after_return(&s->regs));
-		call_entry(t, b, &s->cs, ret, arch_sp_after_return(&s->regs),
-			   task_prints(t));
-		retbp_ensure(t, s->cs.mem, &s->regs, ret);
+		entered(t, b, s, &s->regs, ret);
 	}
 	retbp_run_entry(t, s->cs.mem, &s->regs, b);
 }
@@ -229,12 +261,7 @@ static void site_entry(struct task *t, struct breakpoint *b, struct stop *s)
 	    memsrc_read(s->cs.mem, slot, &ret, sizeof(ret)) != sizeof(ret))
 		return; /* no return to wait for: run it untraced */
 	bptproto_resolve(t, b);
-	recheck_unwound(t, s, arch_sp_after_return(&callee));
-	s->cs.regs = &callee.r;
-	call_entry(t, b, &s->cs, ret, arch_sp_after_return(&callee),
-		   task_prints(t));
-	s->cs.regs = &s->regs.r;
-	retbp_ensure(t, s->cs.mem, &s->regs, ret);
+	entered(t, b, s, &callee, ret);
 }
 
 /* A site breakpoint: first the return of a call that returns onto it
@@ -243,8 +270,7 @@ static void on_site(struct task *t, struct breakpoint *b, struct stop *s)
 {
 	long i = call_match(t, b->addr, arch_sp(&s->regs));
 	if (i >= 0) {
-		s->cs.at_entry = false;
-		show_return(t, i, s);
+		returned(t, i, s);
 		s->cs.at_entry = true;
 	}
 	if (!b->planned) {
