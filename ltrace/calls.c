@@ -58,9 +58,33 @@ size_t call_unwound(const struct task *t, uint64_t ret_sp)
 	return n;
 }
 
-static void drop_unwound(struct task *t, uint64_t ret_sp)
+/* A frame that returns to RET with the stack pointer at RET_SP. */
+static bool returns_at(const struct frame *f, uint64_t ret, uint64_t ret_sp)
 {
-	call_abandon(t, call_unwound(t, ret_sp));
+	return f->ret == ret && f->ret_sp == ret_sp;
+}
+
+/* A tail call (the caller's last instruction a jump to it) leaves the
+ * caller's return address where it was: the callee returns for both.
+ * Only the innermost pending call can have made it, every call it made
+ * before having returned. */
+bool call_tail(const struct task *t, uint64_t ret, uint64_t ret_sp)
+{
+	return t->nframes &&
+	       returns_at(&t->frames[t->nframes - 1], ret, ret_sp);
+}
+
+long call_tail_caller(const struct task *t, size_t i, uint64_t ret, uint64_t sp)
+{
+	if (i == 0 || i > t->nframes || !returns_at(&t->frames[i - 1], ret, sp))
+		return -1;
+	return (long)i - 1;
+}
+
+static void drop_unwound(struct task *t, uint64_t ret, uint64_t ret_sp)
+{
+	if (!call_tail(t, ret, ret_sp))
+		call_abandon(t, call_unwound(t, ret_sp));
 }
 
 /* The name "<... name resumed>" shows for B's call. */
@@ -223,7 +247,7 @@ static struct output_call out_call(const struct task *t, size_t i)
 void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
 		uint64_t ret, uint64_t ret_sp, bool print)
 {
-	drop_unwound(t, ret_sp);
+	drop_unwound(t, ret, ret_sp);
 	struct frame *f = task_push_frame(t);
 	f->ret = ret;
 	f->ret_sp = ret_sp;
@@ -305,16 +329,21 @@ bool call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 	return shown;
 }
 
+void call_return_tail(struct task *t, size_t i, struct callsite *cs, bool print)
+{
+	uint64_t ret = t->frames[i].ret, sp = t->frames[i].ret_sp;
+	for (long k = (long)i; k >= 0; k = call_tail_caller(t, k, ret, sp))
+		(void)call_return(t, (size_t)k, cs, print);
+}
+
 /* Scan from the innermost call: recursion through one call site gives
  * several frames with the same return address and different stack
  * pointers. */
 long call_match(const struct task *t, uint64_t ret, uint64_t sp)
 {
-	for (size_t i = t->nframes; i-- > 0;) {
-		const struct frame *f = &t->frames[i];
-		if (f->ret == ret && f->ret_sp == sp)
+	for (size_t i = t->nframes; i-- > 0;)
+		if (returns_at(&t->frames[i], ret, sp))
 			return (long)i;
-	}
 	return -1;
 }
 

@@ -23,6 +23,11 @@ void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
  * whether a return line was written (what a backtrace follows, -w). */
 bool call_return(struct task *t, size_t i, struct callsite *cs, bool print);
 
+/* call_return for T's pending call I, then for each call that
+ * tail-called it (call_tail_caller), innermost first. */
+void call_return_tail(struct task *t, size_t i, struct callsite *cs,
+		      bool print);
+
 /* T's pending calls from frame index I up will never return (an exit,
  * an exec, an unwinding): with --format each is shown whole, without a
  * return value; then they are popped. */
@@ -36,12 +41,25 @@ void call_inherit(struct task *child, const struct task *parent,
 
 /* The index of T's first pending call that a new call returning with
  * the stack pointer at RET_SP shows to be unwound (call_entry drops it
- * and those above it); T's number of pending calls if none. */
+ * and those above it, unless call_tail); T's number of pending calls if
+ * none. */
 size_t call_unwound(const struct task *t, uint64_t ret_sp);
 
-/* The index of T's pending call that returns to RET with the stack
- * pointer now at SP (its RET_SP), or -1. */
+/* Whether a new call of T that returns to RET with the stack pointer at
+ * RET_SP is a tail call of T's innermost pending call (it returns where
+ * that one does): both stay pending, and both return at its return. */
+bool call_tail(const struct task *t, uint64_t ret, uint64_t ret_sp);
+
+/* The index of T's innermost pending call that returns to RET with the
+ * stack pointer now at SP (its RET_SP), or -1. */
 long call_match(const struct task *t, uint64_t ret, uint64_t sp);
+
+/* T's pending call I, returning to RET with the stack pointer at SP,
+ * has been shown returned (call_return popped it): the index of the
+ * call that tail-called it (it returns there too, and is shown next),
+ * or -1. */
+long call_tail_caller(const struct task *t, size_t i, uint64_t ret,
+		      uint64_t sp);
 
 /* The code in [LO, HI) is gone (a dlclose): forget T's pending calls
  * that would return there or entered through a stub there (neither can

@@ -559,7 +559,7 @@ static void show_return(struct process *p, struct fastrec *f,
 	record_fpregs_from(&rm, r->xmm0, sizeof(r->xmm0));
 	struct callsite cs = { &rm.mem, &regs.r, record_fpregs, false, 0, 0 };
 	set_time(r->tsc);
-	(void)call_return(t, (size_t)i, &cs, task_prints(t));
+	call_return_tail(t, (size_t)i, &cs, task_prints(t));
 	misses += rm.misses;
 }
 

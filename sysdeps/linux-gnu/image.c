@@ -190,6 +190,7 @@ static void add_site(struct process *p, const struct library *l,
 	const char *name = l->image.slots[s->slot].name;
 	b->name = xstrdup(name);
 	b->label = make_label(l, name, &b->label_callee);
+	b->got = l->image.slots[s->slot].got + l->bias;
 	b->site_len = s->len;
 	b->site_jump = s->jump;
 }

@@ -22,6 +22,7 @@
 #include "attach.h"
 #include "backend.h"
 #include "bpt.h"
+#include "bptproto.h"
 #include "callsite.h"
 #include "calls.h"
 #include "debug.h"
@@ -30,14 +31,12 @@
 #include "error.h"
 #include "fast.h"
 #include "image.h"
-#include "library.h"
 #include "mem.h"
 #include "memsrc.h"
 #include "options.h"
 #include "output.h"
 #include "proc.h"
 #include "procfs.h"
-#include "protoset.h"
 #include "retbp.h"
 #include "rtld.h"
 #include "scratch.h"
@@ -45,10 +44,8 @@
 #include "tracee.h"
 #include "unwind.h"
 #include "warm.h"
-#include "xmalloc.h"
 
 static const struct options *opts;
-static struct protoset *protos;
 static struct dwarf_protos *dwarf;
 static int main_status = -1; /* tracer exit status once known */
 static bool fast_on;	     /* --fast (fast.h) */
@@ -86,76 +83,47 @@ static void stop_init(struct stop *s, struct task *t, bool at_entry)
 
 /* ---- breakpoint hits ---- */
 
-/* The prototype files of P's objects, in load order. */
-static const struct prototype *lookup_conf(struct process *p, const char *name)
+/* A new call returning to RET with the stack pointer at RET_SP: the
+ * pending calls it shows unwound never returned; if one did not because
+ * its return breakpoint is gone (the program mapped its page anew), put
+ * it back for the next call that returns there.  A tail call leaves
+ * the innermost call pending, unless its breakpoint was gone: its
+ * return was lost then, as before the tail calls were told apart. */
+static void recheck_unwound(struct task *t, struct stop *s, uint64_t ret,
+			    uint64_t ret_sp)
 {
-	size_t n = library_count(p);
-	const char **sonames = xreallocarray(NULL, n + 1, sizeof(*sonames));
-	size_t i = 0;
-	for (const struct library *l = p->libs; l; l = l->next)
-		sonames[i++] = l->soname;
-	const struct prototype *pr = protoset_lookup(protos, name, sonames, n);
-	free(sonames);
-	return pr;
-}
-
-/* Prototype files first; then the DWARF of the loaded objects: the
- * libraries, which define what the program calls, before the program,
- * whose DWARF only declares it.  Objects in load order. */
-static const struct prototype *lookup_in(struct process *p, const char *name)
-{
-	const struct prototype *pr = lookup_conf(p, name);
-	const struct library *prog = library_main(p);
-	for (const struct library *l = p->libs; l && !pr; l = l->next)
-		if (l != prog)
-			pr = dwarf_lookup(dwarf, l->path, name);
-	if (!pr && prog)
-		pr = dwarf_lookup(dwarf, prog->path, name);
-	return pr;
-}
-
-/* An entry's (-x): the files that describe its object (-F, the object's
- * own SONAME.conf); then the DWARF of that object at its address (a
- * static function too), which describes this very function where a
- * global file may describe another of the same name (a program's own
- * static dup() is not libc's); then by its name, as a stub's. */
-static const struct prototype *lookup_entry(struct process *p,
-					    const struct breakpoint *b)
-{
-	const struct library *l = p->libs;
-	while (l && !library_contains(l, b->addr))
-		l = l->next;
-	const struct prototype *pr =
-		l ? protoset_lookup_own(protos, b->name, l->soname) : NULL;
-	if (!pr && l)
-		pr = dwarf_lookup_at(dwarf, l->path, b->addr - l->bias,
-				     b->name);
-	return pr ? pr : lookup_in(p, b->name);
-}
-
-/* The prototype of B's function, looked up at its first call: the
- * objects it may come from are loaded by then (the rendezvous reports
- * them before their code runs). */
-static const struct prototype *resolve_proto(struct task *t,
-					     struct breakpoint *b)
-{
-	struct process *p = process_mem(t->proc);
-	if (!b->proto_done) {
-		b->proto = b->kind == BPT_ENTRY ? lookup_entry(p, b) :
-						  lookup_in(p, b->name);
-		b->proto_done = true;
+	size_t n = call_unwound(t, ret_sp);
+	if (call_tail(t, ret, ret_sp)) {
+		if (!retbp_recheck(t, s->cs.mem, &s->regs, ret))
+			return;
+		call_abandon(t, n);
 	}
-	return b->proto;
+	for (size_t k = n; k < t->nframes; k++)
+		retbp_recheck(t, s->cs.mem, &s->regs, t->frames[k].ret);
 }
 
-/* A new call returning with the stack pointer at RET_SP: the pending
- * calls it shows unwound never returned; if one did not because its
- * return breakpoint is gone (the program mapped its page anew), put it
- * back for the next call that returns there. */
-static void recheck_unwound(struct task *t, struct stop *s, uint64_t ret_sp)
+/* T entered B's function, its registers CALLEE as the function's first
+ * instruction sees them, to return to RET: the call is shown, its return
+ * breakpoint ensured.  With --fast, RET in the recorder's code is its
+ * return trampoline: a tail call from a recorded call whose return it
+ * hooked, the innermost pending call if that one returns with the same
+ * stack pointer.  Its return is then that call's, which the recorder
+ * records: no breakpoint goes into the recorder's code. */
+static void entered(struct task *t, struct breakpoint *b, struct stop *s,
+		    struct arch_regs *callee, uint64_t ret)
 {
-	for (size_t k = call_unwound(t, ret_sp); k < t->nframes; k++)
-		retbp_recheck(t, s->cs.mem, &s->regs, t->frames[k].ret);
+	uint64_t sp = arch_sp_after_return(callee);
+	const struct frame *top = t->nframes ? &t->frames[t->nframes - 1] :
+					       NULL;
+	bool hooked = fast_on && fast_owns_ip(t, ret);
+	if (hooked && top && top->ret_sp == sp)
+		ret = top->ret;
+	recheck_unwound(t, s, ret, sp);
+	s->cs.regs = &callee->r;
+	call_entry(t, b, &s->cs, ret, sp, task_prints(t));
+	s->cs.regs = &s->regs.r;
+	if (!hooked)
+		retbp_ensure(t, s->cs.mem, &s->regs, ret);
 }
 
 static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
@@ -181,13 +149,10 @@ static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
 		retbp_step_in_place(t, b, &s->regs);
 		return;
 	}
-	resolve_proto(t, b);
+	bptproto_resolve(t, b);
 	if (fast_take(t, b, &s->regs, target))
 		return;
-	recheck_unwound(t, s, arch_sp_after_return(&s->regs));
-	call_entry(t, b, &s->cs, ret, arch_sp_after_return(&s->regs),
-		   task_prints(t));
-	retbp_ensure(t, s->cs.mem, &s->regs, ret);
+	entered(t, b, s, &s->regs, ret);
 	/* Emulate the stub's "jmp *GOT(%rip)", past the entry breakpoint
 	 * of a function -x traces too: one line per call. */
 	retbp_jump(t, s->cs.mem, &s->regs, target);
@@ -201,23 +166,28 @@ static void show_return(struct task *t, size_t i, struct stop *s)
 		unwind_show(t, &s->regs, s->cs.mem, opts->where);
 }
 
-/* T's pending call I returned, the registers as the return left them.
- * An IFUNC resolver's return value is the implementation it chose. */
-static void returned(struct task *t, size_t i, struct stop *s)
+/* T's pending call I returned, the registers as the return left them,
+ * and so did the calls that tail-called it: each is shown, innermost
+ * first.  An IFUNC resolver's return value is the implementation it
+ * chose. */
+static void returned(struct task *t, long i, struct stop *s)
 {
-	const struct breakpoint *called = t->frames[i].plt;
+	uint64_t ret = t->frames[i].ret, sp = t->frames[i].ret_sp;
 	s->cs.at_entry = false;
-	show_return(t, i, s);
-	if (called->ifunc)
-		entry_ifunc_returned(process_mem(t->proc), called,
-				     arch_retval(&s->regs));
+	for (; i >= 0; i = call_tail_caller(t, (size_t)i, ret, sp)) {
+		const struct breakpoint *called = t->frames[i].plt;
+		show_return(t, (size_t)i, s);
+		if (called->ifunc)
+			entry_ifunc_returned(process_mem(t->proc), called,
+					     arch_retval(&s->regs));
+	}
 }
 
 static void on_return(struct task *t, struct breakpoint *b, struct stop *s)
 {
 	long i = call_match(t, b->addr, arch_sp(&s->regs));
 	if (i >= 0)
-		returned(t, (size_t)i, s);
+		returned(t, i, s);
 	else if (fast_on)
 		retbp_lift_unneeded(t, b); /* a recorded call's return */
 	retbp_run_displaced(t, b, &s->regs);
@@ -252,7 +222,7 @@ static void on_entry(struct task *t, struct breakpoint *b, struct stop *s)
 	}
 	long i = b->returns ? call_match(t, b->addr, arch_sp(&s->regs)) : -1;
 	if (i >= 0) {
-		returned(t, (size_t)i, s);
+		returned(t, i, s);
 		retbp_run_entry(t, s->cs.mem, &s->regs, b);
 		return;
 	}
@@ -265,11 +235,8 @@ static void on_entry(struct task *t, struct breakpoint *b, struct stop *s)
 	if (memsrc_read(s->cs.mem, pf[0], &ret, sizeof(ret)) == sizeof(ret) &&
 	    !same_call(top, b, s, ret) &&
 	    (bpt_lookup(&p->bpts, ret) || entry_return_ok(p, s->cs.mem, ret))) {
-		resolve_proto(t, b);
-		recheck_unwound(t, s, arch_sp_after_return(&s->regs));
-		call_entry(t, b, &s->cs, ret, arch_sp_after_return(&s->regs),
-			   task_prints(t));
-		retbp_ensure(t, s->cs.mem, &s->regs, ret);
+		bptproto_resolve(t, b);
+		entered(t, b, s, &s->regs, ret);
 	}
 	retbp_run_entry(t, s->cs.mem, &s->regs, b);
 }
@@ -293,13 +260,8 @@ static void site_entry(struct task *t, struct breakpoint *b, struct stop *s)
 	if (b->site_jump &&
 	    memsrc_read(s->cs.mem, slot, &ret, sizeof(ret)) != sizeof(ret))
 		return; /* no return to wait for: run it untraced */
-	resolve_proto(t, b);
-	recheck_unwound(t, s, arch_sp_after_return(&callee));
-	s->cs.regs = &callee.r;
-	call_entry(t, b, &s->cs, ret, arch_sp_after_return(&callee),
-		   task_prints(t));
-	s->cs.regs = &s->regs.r;
-	retbp_ensure(t, s->cs.mem, &s->regs, ret);
+	bptproto_resolve(t, b);
+	entered(t, b, s, &callee, ret);
 }
 
 /* A site breakpoint: first the return of a call that returns onto it
@@ -308,8 +270,7 @@ static void on_site(struct task *t, struct breakpoint *b, struct stop *s)
 {
 	long i = call_match(t, b->addr, arch_sp(&s->regs));
 	if (i >= 0) {
-		s->cs.at_entry = false;
-		show_return(t, i, s);
+		returned(t, i, s);
 		s->cs.at_entry = true;
 	}
 	if (!b->planned) {
@@ -577,10 +538,10 @@ static void dispatch(pid_t tid, const struct tracee_event *ev)
 void backend_init(const struct options *o, struct protoset *ps)
 {
 	opts = o;
-	protos = ps;
 	image_init(o);
 	fast_on = fast_init(o);
 	dwarf = dwarf_protos_new();
+	bptproto_init(ps, dwarf);
 	calls_init(o);
 	if (o->syscalls)
 		syscalls_init(ps);

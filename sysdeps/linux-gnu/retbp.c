@@ -84,7 +84,7 @@ void retbp_ensure(struct task *t, struct memsrc *m,
 		b->returns = true; /* its hits may be returns: see loop.c */
 }
 
-void retbp_recheck(struct task *t, struct memsrc *m,
+bool retbp_recheck(struct task *t, struct memsrc *m,
 		   const struct arch_regs *regs, uint64_t ret)
 {
 	struct process *p = process_mem(t->proc);
@@ -92,9 +92,10 @@ void retbp_recheck(struct task *t, struct memsrc *m,
 	uint8_t c;
 	if (!b || b->kind != BPT_RETURN || !b->inserted ||
 	    memsrc_read(m, ret, &c, 1) != 1 || c == int3)
-		return;
+		return false;
 	b->inserted = false;
 	retbp_arm(t, m, regs, b);
+	return true;
 }
 
 struct need {

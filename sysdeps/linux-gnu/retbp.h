@@ -6,6 +6,7 @@
 #ifndef LTRACE_RETBP_H
 #define LTRACE_RETBP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "forward.h"
@@ -31,11 +32,12 @@ void retbp_plan(struct task *t, struct memsrc *m, const struct arch_regs *regs,
 void retbp_ensure(struct task *t, struct memsrc *m,
 		  const struct arch_regs *regs, uint64_t ret);
 /* A pending call that was to return to RET never did (a new call shows
- * it unwound): if RET's return breakpoint is no longer in T's memory,
- * read through M (the program mapped a page anew over it, or wrote
- * there), plan and insert it again from the bytes there now.  One read,
- * made only when calls are found unwound. */
-void retbp_recheck(struct task *t, struct memsrc *m,
+ * it unwound, or tail-called from it): if RET's return breakpoint is no
+ * longer in T's memory, read through M (the program mapped a page anew
+ * over it, or wrote there), plan and insert it again from the bytes
+ * there now, and return true.  One read, made only when calls are found
+ * unwound or tail-called. */
+bool retbp_recheck(struct task *t, struct memsrc *m,
 		   const struct arch_regs *regs, uint64_t ret);
 /* T stopped at return breakpoint B, which no pending call of T's
  * process returns to (a call that returns through the --fast recorder,

@@ -80,6 +80,7 @@ static struct recmap *cur;
 /* What the drain saw. */
 struct pending {
 	uint64_t pos, sp, site, func, expect;
+	bool tail; /* a tail call of the one under it: returns with it */
 };
 struct thread_model {
 	uint64_t thread;
@@ -91,6 +92,8 @@ static struct {
 	int nthread;
 	uint64_t calls[NFUNC], returns[NFUNC], records, pads, unwound;
 	uint64_t full_traps, syncs, lost;
+	/* tailfill has a return plan (test_rplan). */
+	bool tailfill_plan;
 	/* The (type, func) of the first records, for the nesting test. */
 	int log[16];
 	int nlog;
@@ -357,14 +360,20 @@ static uint64_t check_call(const struct rec_call *r)
 
 /* The chunks of fill's return plan: the string its buffer holds at the
  * return (before the call, it held something else), then the one at
- * the pointer returned. */
-static void check_fill_chunks(const struct rec_return *r, uint64_t buf)
+ * the pointer returned.  With TAIL, tailfill's after them, which ended
+ * with its tail call of fill and returns with it: the buffer's. */
+static void check_fill_chunks(const struct rec_return *r, uint64_t buf,
+			      bool tail)
 {
 	const struct plan_chunk *c = (const void *)(r + 1);
 	size_t n = c->len;
+	uint64_t fill = plan_chunk_size(n) + plan_chunk_size(n - 1);
 	CHECK(r->h.size == rec_align(sizeof(*r) + r->used));
 	CHECK(r->rax == buf + 1 && c->addr == buf && n >= 1 && c->wanted == n &&
-	      r->used == plan_chunk_size(n) + plan_chunk_size(n - 1));
+	      r->used == fill + (tail ? plan_chunk_size(n) : 0));
+	if (tail && r->used > fill)
+		CHECK(!memcmp((const char *)c + fill, c, plan_chunk_size(n)),
+		      "tailfill's chunk differs");
 	const char *b = (const char *)(c + 1);
 	for (size_t i = 0; i + 1 < n; i++)
 		CHECK(b[i] == 'x', "byte %zu of %zu: %#x", i, n, b[i]);
@@ -400,7 +409,7 @@ static void check_return(const struct rec_return *r, const struct pending *p)
 		CHECK(r->rax == (uint64_t)cur->blob + rec_blob_return);
 		break;
 	case F_FILL:
-		check_fill_chunks(r, p->expect);
+		check_fill_chunks(r, p->expect, seen.tailfill_plan);
 		break;
 	}
 	if (p->func != F_FILL)
@@ -442,20 +451,20 @@ static void on_call(uint64_t pos, const struct rec_call *r)
 	log_record(REC_CALL, r->func);
 	struct thread_model *m = model_of(r->thread);
 	uint64_t expect = check_call(r);
-	/* A tail call of a function with a return plan: the return of the
-	 * hooked call on top is this one's now. */
-	if ((r->h.flags & REC_CALL_TAIL) && cur->ftab[r->func].rplan &&
-	    m->depth && m->p[m->depth - 1].sp == r->sp) {
-		m->p[m->depth - 1].pos = pos;
-		m->p[m->depth - 1].func = r->func;
-		m->p[m->depth - 1].expect = expect;
-	}
+	/* A tail call of a function with a return plan is hooked too, on
+	 * top of the call it ended (same stack pointer and site). */
+	if ((r->h.flags & REC_CALL_TAIL) && (r->h.flags & REC_CALL_HOOKED))
+		CHECK(cur->ftab[r->func].rplan && m->depth &&
+		      m->p[m->depth - 1].sp == r->sp &&
+		      m->p[m->depth - 1].site == r->site);
 	if (!(r->h.flags & REC_CALL_HOOKED))
 		return;
 	CHECK(m->depth < MAXPEND);
 	if (m->depth < MAXPEND)
-		m->p[m->depth++] = (struct pending){ pos, r->sp, r->site,
-						     r->func, expect };
+		m->p[m->depth++] = (struct pending){
+			pos,	 r->sp,	 r->site,
+			r->func, expect, (r->h.flags & REC_CALL_TAIL) != 0
+		};
 }
 
 static void on_return(const struct rec_return *r)
@@ -472,6 +481,9 @@ static void on_return(const struct rec_return *r)
 	seen.unwound += m->depth - i;
 	m->depth = i - 1;
 	check_return(r, &m->p[i - 1]);
+	/* The calls that tail-called it return with it, in this record. */
+	for (bool tail = m->p[i - 1].tail; tail && m->depth; m->depth--)
+		tail = m->p[m->depth - 1].tail;
 }
 
 static void read_record(uint64_t pos, const struct rec_hdr *h)
@@ -701,7 +713,8 @@ static void test_shapes(struct recmap *m, const char *where)
 
 /* A return plan copies at the return, through the entry's argument
  * registers and the return value; a tail call's return runs the plan of
- * the function tail-called, with its arguments. */
+ * the function tail-called, with its arguments, and then the caller's,
+ * with the caller's. */
 static void test_rplan(struct recmap *m)
 {
 	static const struct plan_op rp[] = {
@@ -727,8 +740,19 @@ static void test_rplan(struct recmap *m)
 	check_drained("rplan");
 	CHECK(seen.calls[F_FILL] == 78 && seen.returns[F_FILL] == 78 &&
 	      seen.calls[F_TAILFILL] == 39 && seen.returns[F_TAILFILL] == 0);
-	m->ftab[F_FILL].rplan = 0;
-	m->ftab[F_FILL].rbound = 0;
+	rec_reset(m, RING_MAX);
+	const struct plan_op rt[] = { rp[0], rp[1], { .op = PLAN_END } };
+	rec_rplan(m, F_TAILFILL, rt, 3);
+	seen.tailfill_plan = true;
+	for (int k = 1; k < 40; k++) {
+		memset(buf, 'o', sizeof(buf) - 1);
+		CHECK(CALL(F_TAILFILL, char *(*)(char *, long), buf, k) ==
+		      buf + 1);
+	}
+	check_drained("rplan, tail");
+	CHECK(seen.calls[F_FILL] == 39 && seen.returns[F_FILL] == 39 &&
+	      seen.calls[F_TAILFILL] == 39 && seen.returns[F_TAILFILL] == 0);
+	all_functions(m, REC_FN_RETURNS);
 }
 
 /* The site in the record is the return address the callee sees when

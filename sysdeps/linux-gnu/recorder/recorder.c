@@ -242,16 +242,16 @@ static int shadow_push(const struct rec_shared *s, struct rec_shadow *sh,
 }
 
 /* Pop the entry whose stack pointer is SP and every one above it into
- * E; 0 if there is none. */
+ * E (only if it is on top, with TOP); 0 if there is none. */
 static int shadow_pop(struct rec_shared *s, struct rec_shadow *sh, uint64_t sp,
-		      struct rec_shadow_entry *e)
+		      struct rec_shadow_entry *e, int top)
 {
 	for (;;) {
 		uint64_t w = __atomic_load_n(&sh->state, __ATOMIC_RELAXED);
 		uint64_t d = w & 0xffff, n = d;
-		while (n && sh->e[n - 1].sp != sp)
+		while (n && sh->e[n - 1].sp != sp && !top)
 			n--;
-		if (!n)
+		if (!n || sh->e[n - 1].sp != sp)
 			return 0;
 		*e = sh->e[n - 1];
 		__asm__ volatile("" ::: "memory");
@@ -437,18 +437,27 @@ static uint64_t tail_site(struct rec_shadow *sh, uint64_t sp)
 	return e ? e->ret : 0;
 }
 
+/* A shadow entry for the call recorded at POS into R, if SH can hold
+ * it. */
+static int push_call(const struct rec_shared *s, struct rec_shadow *sh,
+		     struct rec_call *r, uint64_t pos)
+{
+	struct rec_shadow_entry e = { r->site, r->sp, pos, r->func, { 0 } };
+	for (int i = 0; i < 6; i++)
+		e.args[i] = r->regs[i];
+	if (!sh || !shadow_push(s, sh, &e))
+		return 0;
+	r->h.flags |= REC_CALL_HOOKED;
+	return 1;
+}
+
 /* Hook the return of the call recorded at POS into R, if a shadow entry
  * can hold it. */
 static int hook(struct rec_shared *s, struct rec_shadow *sh, struct rec_call *r,
 		uint64_t pos)
 {
-	struct rec_shadow_entry e = { r->site, r->sp, pos, r->func, { 0 } };
-	for (int i = 0; i < 6; i++)
-		e.args[i] = r->regs[i];
-	if (sh && shadow_push(s, sh, &e)) {
-		r->h.flags |= REC_CALL_HOOKED;
+	if (push_call(s, sh, r, pos))
 		return 1;
-	}
 	r->h.flags |= REC_CALL_NOSLOT;
 	__atomic_fetch_add(&s->unhooked, 1, __ATOMIC_RELAXED);
 	return 0;
@@ -463,23 +472,6 @@ static uint64_t plan_room(const struct rec_shared *s, uint64_t plan,
 		return 0;
 	uint64_t room = s->max_record - head;
 	return bound < room ? bound : room;
-}
-
-/* A tail call of function IDX from the hooked call on top of SH (same
- * stack pointer SP), whose return record is this call's return too:
- * when this function has a return plan, that record runs it, with this
- * call's arguments.  (The tracer shows the innermost call a return
- * matches.) */
-static void retarget(struct rec_shadow *sh, uint64_t sp, uint64_t idx,
-		     const struct rec_frame *f, uint64_t pos)
-{
-	struct rec_shadow_entry *e = top_at(sh, sp);
-	if (!e)
-		return;
-	for (int i = 0; i < 6; i++)
-		e->args[i] = f->gpr[i];
-	e->call = pos;
-	e->func = idx;
 }
 
 /* Called by rec_entry with the call's registers: record it, hook its
@@ -509,8 +501,12 @@ uint64_t rec_enter(struct rec_frame *f)
 	if (fn->plan)
 		run_plan(s, fn, f, r, room);
 	int hooked = want && hook(s, res.sh, r, res.pos);
-	if (tail && fn->rplan)
-		retarget(res.sh, sp, idx, f, res.pos);
+	/* A tail call from the hooked call on top (same stack pointer)
+	 * returns with it, in one record; with a return plan, it gets an
+	 * entry of its own on top of that call's, which the record runs
+	 * too, with this call's arguments. */
+	if (tail && fn->rplan && top_at(res.sh, sp))
+		(void)push_call(s, res.sh, r, res.pos);
 	end(s, &res, &r->h, rec_align(sizeof(*r) + r->used));
 	if (hooked)
 		*slot = (uint64_t)rec_return;
@@ -544,22 +540,42 @@ static void fill_return(const struct rec_shared *s, struct rec_return *r,
 	r->site = e->ret;
 }
 
-/* The chunks of the return plan of FN into R, within ROOM bytes: with the
- * argument registers of the entry E and the return value's. */
-static void run_rplan(struct rec_shared *s, const struct rec_func *fn,
-		      const struct rec_shadow_entry *e,
+/* The chunks of the return plan of E's function after R's, within ROOM
+ * bytes in all: with the argument registers of the entry E and the
+ * return value's. */
+static void run_rplan(struct rec_shared *s, const struct rec_shadow_entry *e,
 		      const struct rec_rframe *f, struct rec_return *r,
 		      uint64_t room)
 {
+	const struct rec_func *fn = (const struct rec_func *)s->ftab + e->func;
 	uint64_t args[8];
+	if (!fn->rplan)
+		return;
 	for (int i = 0; i < 6; i++)
 		args[i] = e->args[i];
 	args[6] = f->rax;
 	args[7] = f->rdx;
-	r->used = (uint32_t)plan_run((const struct plan_op *)fn->rplan, args,
-				     e->sp, 0, r + 1, room, copy_mem, s);
+	room -= r->used;
+	r->used += (uint32_t)plan_run((const struct plan_op *)fn->rplan, args,
+				      e->sp, 0, (char *)(r + 1) + r->used, room,
+				      copy_mem, s);
 	if (room < fn->rbound)
 		r->h.flags |= REC_RETURN_CUT;
+}
+
+/* The bytes the return plans of E and of the entries under it on SH's
+ * top with its stack pointer (the tail calls it ended) may take. */
+static uint64_t chain_bound(const struct rec_shared *s,
+			    const struct rec_shadow *sh,
+			    const struct rec_shadow_entry *e)
+{
+	const struct rec_func *ft = (const struct rec_func *)s->ftab;
+	uint64_t d = __atomic_load_n(&sh->state, __ATOMIC_RELAXED) & 0xffff;
+	uint64_t b = ft[e->func].rplan ? ft[e->func].rbound : 0;
+	for (; d && sh->e[d - 1].sp == e->sp; d--)
+		if (ft[sh->e[d - 1].func].rplan)
+			b += ft[sh->e[d - 1].func].rbound;
+	return b;
 }
 
 /* Called by rec_return with the return's registers: record it and give
@@ -571,19 +587,20 @@ uint64_t rec_leave(struct rec_rframe *f)
 	uint64_t sp = rec_rframe_sp(f);
 	struct rec_res res = { .sh = shadow_of(s, rec_thread(), 0) };
 	struct rec_shadow_entry e;
-	if (!res.sh || !shadow_pop(s, res.sh, sp, &e))
+	if (!res.sh || !shadow_pop(s, res.sh, sp, &e, 0))
 		return 0; /* rec_return traps at rec_trap_lost */
-	const struct rec_func *fn = (const struct rec_func *)s->ftab + e.func;
-	uint64_t room =
-		plan_room(s, fn->rplan, fn->rbound, sizeof(struct rec_return));
+	uint64_t bound = chain_bound(s, res.sh, &e);
+	uint64_t room = plan_room(s, bound, bound, sizeof(struct rec_return));
 	union rec_sync_buf buf;
 	struct rec_return *r =
 		begin(s, &res, rec_align(sizeof(*r) + room), &buf);
 	if (res.sync && room > REC_SYNC_ROOM)
 		room = REC_SYNC_ROOM;
 	fill_return(s, r, f, &e, sp);
-	if (fn->rplan)
-		run_rplan(s, fn, &e, f, r, room);
+	run_rplan(s, &e, f, r, room);
+	/* The calls that tail-called it return too: innermost first. */
+	while (shadow_pop(s, res.sh, sp, &e, 1))
+		run_rplan(s, &e, f, r, room);
 	end(s, &res, &r->h, rec_align(sizeof(*r) + r->used));
 	return e.ret;
 }
