@@ -119,8 +119,11 @@ bool value_localize(struct fmt_ctx *c, struct value *v, unsigned char *local,
 		    size_t len);
 
 /* The most text one argument list or return value may take, whatever
- * nesting and cycles in the tracee: room for a few -s strings, and 64 KiB
- * besides.  Past it lens_render writes "..." once and nothing more. */
+ * nesting and cycles in the tracee: room for one array of -A + 1
+ * elements, each a string of -s characters or a number at their widest,
+ * and 64 KiB besides; so the budget never cuts what -s and -A ask for
+ * one level deep, only what nesting multiplies.  Past it lens_render
+ * writes "..." once and nothing more. */
 size_t lens_budget(const struct lens_limits *limits);
 bool lens_budget_full(const struct fmt_ctx *c);
 

@@ -122,9 +122,23 @@ static void lens_radix(struct fmt_ctx *c, const struct value *v, enum radix r)
 	c->radix = saved;
 }
 
+/* Room for one element of an array: a string of -s characters, each
+ * escaped at its widest (4 bytes), with its quotes, "..." and separator,
+ * or a number at its widest (a 64-bit integer in octal is 23 characters,
+ * and ", "). */
+#define ELT_TEXT 32
+
 size_t lens_budget(const struct lens_limits *limits)
 {
-	return 65536 + 4 * limits->strlen;
+	size_t elt, n, all;
+
+	if (__builtin_mul_overflow(limits->strlen, 4, &elt) ||
+	    __builtin_add_overflow(elt, ELT_TEXT, &elt) ||
+	    __builtin_add_overflow(limits->arraylen, 1, &n) ||
+	    __builtin_mul_overflow(elt, n, &all) ||
+	    __builtin_add_overflow(all, 65536, &all) || all > SIZE_MAX / 2)
+		return SIZE_MAX / 2;
+	return all;
 }
 
 bool lens_budget_full(const struct fmt_ctx *c)

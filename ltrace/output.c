@@ -241,11 +241,12 @@ static bool write_again(int e)
 	return true;
 }
 
-void output_flush(void)
+/* Write S[0..LEN) out, unless a write failed before. */
+static void write_all(const char *s, size_t len)
 {
 	size_t off = 0;
-	while (off < out.buf.len && !out.failed) {
-		ssize_t n = write(out.fd, out.buf.s + off, out.buf.len - off);
+	while (off < len && !out.failed) {
+		ssize_t n = write(out.fd, s + off, len - off);
 		if (n < 0 && write_again(errno))
 			continue;
 		if (n <= 0)
@@ -253,9 +254,31 @@ void output_flush(void)
 		else
 			off += n;
 	}
+}
+
+void output_flush(void)
+{
+	write_all(out.buf.s, out.buf.len);
 	out.flushed_col += buffered_width();
 	strbuf_reset(&out.buf);
 	out.line_start = 0;
+}
+
+/* S, a part of the current line: a long one (an array or a string that
+ * -A or -s let be megabytes) is written out from the caller's buffer
+ * after what is buffered, not copied, so the tracer holds its text once
+ * (DESIGN.md, "Output"). */
+static void add_text(const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len < FLUSH_AT) {
+		strbuf_add(&out.buf, s, len);
+		return;
+	}
+	output_flush();
+	write_all(s, len);
+	out.flushed_col += text_width(s, len);
 }
 
 void output_finish(void)
@@ -355,7 +378,7 @@ void output_call_entry(const struct output_call *c, const char *name,
 	begin_line(c->tid, c->ret, c->depth);
 	strbuf_addstr(&out.buf, name);
 	strbuf_addch(&out.buf, '(');
-	strbuf_addstr(&out.buf, args);
+	add_text(args);
 	out.open = true;
 	out.open_pid = c->tid;
 	out.open_id = c->id;
@@ -372,7 +395,7 @@ static void add_retval(const char *ret)
 	memset(o, ' ', pad);
 	memcpy(o + pad, " = ", 3);
 	strbuf_commit(&out.buf, o + pad + 3);
-	strbuf_addstr(&out.buf, ret);
+	add_text(ret);
 }
 
 void output_call_return(const struct output_call *c, const char *name,
@@ -388,7 +411,7 @@ void output_call_return(const struct output_call *c, const char *name,
 	if (*more) { /* most calls show nothing at their return */
 		if (entry_had_args)
 			strbuf_add(&out.buf, ", ", 2);
-		strbuf_addstr(&out.buf, more);
+		add_text(more);
 	}
 	strbuf_addch(&out.buf, ')');
 	add_retval(ret);
