@@ -127,18 +127,36 @@ static void lens_radix(struct fmt_ctx *c, const struct value *v, enum radix r)
  * or a number at its widest (a 64-bit integer in octal is 23 characters,
  * and ", "). */
 #define ELT_TEXT 32
+/* What nesting may add besides, in one argument list. */
+#define SLACK 65536
+/* Past any text a call holds: the budget saturates here. */
+#define MAX_ROOM (SIZE_MAX / 4)
 
-size_t lens_budget(const struct lens_limits *limits)
+/* Room for one array of -A + 1 such elements. */
+static size_t lens_room(const struct lens_limits *limits)
 {
 	size_t elt, n, all;
 
 	if (__builtin_mul_overflow(limits->strlen, 4, &elt) ||
 	    __builtin_add_overflow(elt, ELT_TEXT, &elt) ||
 	    __builtin_add_overflow(limits->arraylen, 1, &n) ||
-	    __builtin_mul_overflow(elt, n, &all) ||
-	    __builtin_add_overflow(all, 65536, &all) || all > SIZE_MAX / 2)
-		return SIZE_MAX / 2;
+	    __builtin_mul_overflow(elt, n, &all) || all > MAX_ROOM)
+		return MAX_ROOM;
 	return all;
+}
+
+size_t lens_budget(const struct lens_limits *limits)
+{
+	return lens_room(limits) + SLACK;
+}
+
+void lens_arg_start(struct fmt_ctx *c)
+{
+	size_t end = c->sb->len + lens_room(c->limits);
+
+	if (c->budget_end && c->budget_end < end)
+		c->budget_end = end;
+	c->cut = false;
 }
 
 bool lens_budget_full(const struct fmt_ctx *c)

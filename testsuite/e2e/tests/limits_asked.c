@@ -1,6 +1,7 @@
 /* What -A and -s ask for is shown whole, however long: an array of a
  * million ints, and eight strings of 20000 bytes that print 4 bytes each
- * ("\001"), 640 KB together. */
+ * ("\001"), 640 KB together, in an array and as a printf-style pack's
+ * arguments. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,5 +26,7 @@ int main(void)
 	}
 	v[NSTR] = NULL;
 	e2e_argv((const char *const *)v);
+	e2e_printf("%s %s %s %s %s %s %s %s", v[0], v[1], v[2], v[3], v[4],
+		   v[5], v[6], v[7]);
 	return 0;
 }
