@@ -262,6 +262,7 @@ static int pack_arg(struct pack *pk, const struct type *t)
 	if (t == uchar_type())
 		buf[1] = 0;
 	emit_sep(pk->c, EMIT_ARGS, pk->idx++);
+	lens_arg_start(pk->c);
 	struct value v = { .type = t, .buf = buf };
 	lens_render(pk->c, &v);
 	int i;

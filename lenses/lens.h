@@ -119,9 +119,18 @@ bool value_localize(struct fmt_ctx *c, struct value *v, unsigned char *local,
 		    size_t len);
 
 /* The most text one argument list or return value may take, whatever
- * nesting and cycles in the tracee: room for a few -s strings, and 64 KiB
- * besides.  Past it lens_render writes "..." once and nothing more. */
+ * nesting and cycles in the tracee: room for one array of -A + 1
+ * elements, each a string of -s characters or a number at their widest,
+ * and 64 KiB besides; each argument after the first may raise it to
+ * have that room too (lens_arg_start).  So the budget never cuts what
+ * -s and -A ask for one level deep, only what nesting multiplies.  Past
+ * it lens_render writes "..." once, and nothing more until the next
+ * argument. */
 size_t lens_budget(const struct lens_limits *limits);
+/* An argument starts, of the list or of a printf-style pack (a budget
+ * set, C->budget_end not 0): it has that room from here, whatever the
+ * arguments before it took. */
+void lens_arg_start(struct fmt_ctx *c);
 bool lens_budget_full(const struct fmt_ctx *c);
 
 /* Dispatch on the value's lens. */

@@ -122,9 +122,41 @@ static void lens_radix(struct fmt_ctx *c, const struct value *v, enum radix r)
 	c->radix = saved;
 }
 
+/* Room for one element of an array: a string of -s characters, each
+ * escaped at its widest (4 bytes), with its quotes, "..." and separator,
+ * or a number at its widest (a 64-bit integer in octal is 23 characters,
+ * and ", "). */
+#define ELT_TEXT 32
+/* What nesting may add besides, in one argument list. */
+#define SLACK 65536
+/* Past any text a call holds: the budget saturates here. */
+#define MAX_ROOM (SIZE_MAX / 4)
+
+/* Room for one array of -A + 1 such elements. */
+static size_t lens_room(const struct lens_limits *limits)
+{
+	size_t elt, n, all;
+
+	if (__builtin_mul_overflow(limits->strlen, 4, &elt) ||
+	    __builtin_add_overflow(elt, ELT_TEXT, &elt) ||
+	    __builtin_add_overflow(limits->arraylen, 1, &n) ||
+	    __builtin_mul_overflow(elt, n, &all) || all > MAX_ROOM)
+		return MAX_ROOM;
+	return all;
+}
+
 size_t lens_budget(const struct lens_limits *limits)
 {
-	return 65536 + 4 * limits->strlen;
+	return lens_room(limits) + SLACK;
+}
+
+void lens_arg_start(struct fmt_ctx *c)
+{
+	size_t end = c->sb->len + lens_room(c->limits);
+
+	if (c->budget_end && c->budget_end < end)
+		c->budget_end = end;
+	c->cut = false;
 }
 
 bool lens_budget_full(const struct fmt_ctx *c)

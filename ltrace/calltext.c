@@ -235,6 +235,7 @@ static void show_params(struct calltext *ct, struct callsite *cs, size_t from,
 		if (lens_hidden(t))
 			continue;
 		emit_sep(&c, EMIT_ARGS, idx++);
+		lens_arg_start(&c);
 		size_t start = out->len;
 		struct value v = fetched_value(t, ct->args[i]);
 		c.fetch = t->kind == TYPE_PACK && ct->pack ?

@@ -22,7 +22,9 @@
  *     too, so its value is not shown right), bool -> bool lens on
  *     char/int;
  *   char * and const char * -> string; void * and function pointers ->
- *     addr; T * -> pointer to T; typedefs, const, volatile, restrict
+ *     addr; pointers to the C library's handles (FILE, DIR, locale_t,
+ *     jmp_buf, va_list, the pthread objects: dwhandles.h) -> addr;
+ *     T * -> pointer to T; typedefs, const, volatile, restrict
  *     are looked through (mode_t is shown in octal);
  *   enum -> enum lens over its underlying integer, with its enumerators;
  *   struct -> struct with its members in order (bitfields and gaps are

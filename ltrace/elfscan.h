@@ -144,8 +144,10 @@ struct elf_irel {
 };
 
 /* The functions of one file.  V is sorted by address; the aliases of
- * one address are adjacent, best first: global over weak over local,
- * then the name with fewer leading underscores, then the shorter. */
+ * one address are adjacent, the public name first: fewer leading
+ * underscores (ftell before _IO_ftell, malloc before __libc_malloc),
+ * then global over weak over local, then the shorter name, then strcmp
+ * order. */
 struct elf_funcs {
 	struct elf_func *v;
 	size_t n;

@@ -472,3 +472,27 @@ bool filter_match(const struct filter *f, const char *sym,
 	}
 	return marked;
 }
+
+/* A rule's symbol pattern is the name SYM itself: a glob without
+ * wildcards (nor escapes) that matches it. */
+static bool names_literally(const struct pattern *pat, const char *sym,
+			    const char *demangled)
+{
+	return pat->kind == PAT_GLOB && !has_wildcards(pat->glob) &&
+	       sym_matches(pat, sym, demangled);
+}
+
+bool filter_names(const struct filter *f, const char *sym,
+		  const char *demangled, const struct select_obj *obj)
+{
+	bool named = false;
+	for (size_t i = 0; i < f->nrules; i++) {
+		const struct rule *r = &f->rules[i];
+		if ((obj && !lib_matches(&r->lib, obj)) ||
+		    !sym_matches(&r->sym, sym, demangled))
+			continue;
+		named = r->add &&
+			(named || names_literally(&r->sym, sym, demangled));
+	}
+	return named;
+}

@@ -42,4 +42,11 @@ void filter_free(struct filter *f);
 bool filter_match(const struct filter *f, const char *sym,
 		  const char *demangled, const struct select_obj *obj);
 
+/* Whether a rule of F that marks the symbol SYM of the object OBJ
+ * gives its very name (a glob without wildcards, not a regex), and no
+ * later rule unmarks it; OBJ NULL: whatever the rules' library parts
+ * say.  DEMANGLED as for filter_match. */
+bool filter_names(const struct filter *f, const char *sym,
+		  const char *demangled, const struct select_obj *obj);
+
 #endif

@@ -18,8 +18,10 @@
 #define DEFAULT_ALIGN 50
 #define DEFAULT_STRLEN 32
 #define DEFAULT_ARRAYLEN 4
-/* -s and -A above this mean "unlimited": no string or array the tracer
- * shows is longer (the per-call text budget, lens_budget, cuts first). */
+/* -s and -A above this mean "unlimited": 2^30 characters or elements
+ * are more than a traced call holds (an array type over 2^30 bytes is
+ * capped anyway: type_check), and the per-call text budget that grows
+ * with them (lens_budget) stays a size_t. */
 #define MAX_LEN (1UL << 30)
 /* -w: deeper than any stack the unwinder would walk. */
 #define MAX_FRAMES 65536

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -241,21 +242,56 @@ static bool write_again(int e)
 	return true;
 }
 
-void output_flush(void)
+/* Write the N pieces of IOV out (IOV is consumed), unless a write
+ * failed before. */
+static void write_all(struct iovec *iov, int n)
 {
-	size_t off = 0;
-	while (off < out.buf.len && !out.failed) {
-		ssize_t n = write(out.fd, out.buf.s + off, out.buf.len - off);
-		if (n < 0 && write_again(errno))
+	while (n && !out.failed) {
+		ssize_t w = writev(out.fd, iov, n);
+		if (w < 0 && write_again(errno))
 			continue;
-		if (n <= 0)
+		if (w <= 0) {
 			out.failed = true; /* e.g. EPIPE: keep tracing */
-		else
-			off += n;
+			break;
+		}
+		for (; n && (size_t)w >= iov->iov_len; iov++, n--)
+			w -= (ssize_t)iov->iov_len;
+		if (n) {
+			iov->iov_base = (char *)iov->iov_base + w;
+			iov->iov_len -= (size_t)w;
+		}
 	}
-	out.flushed_col += buffered_width();
+}
+
+/* Write out what is buffered, then LEN bytes of MORE, in one writev. */
+static void flush_with(const char *more, size_t len)
+{
+	struct iovec iov[2] = { { out.buf.s, out.buf.len },
+				{ (char *)more, len } };
+
+	write_all(out.buf.len ? iov : iov + 1, (out.buf.len > 0) + (len > 0));
+	out.flushed_col += buffered_width() + text_width(more, len);
 	strbuf_reset(&out.buf);
 	out.line_start = 0;
+}
+
+void output_flush(void)
+{
+	flush_with(NULL, 0);
+}
+
+/* S, a part of the current line: a long one (an array or a string that
+ * -A or -s let be megabytes) is written out from the caller's buffer
+ * with what is buffered, not copied, so the tracer holds its text once
+ * (DESIGN.md, "Output"). */
+static void add_text(const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len < FLUSH_AT)
+		strbuf_add(&out.buf, s, len);
+	else
+		flush_with(s, len);
 }
 
 void output_finish(void)
@@ -355,7 +391,7 @@ void output_call_entry(const struct output_call *c, const char *name,
 	begin_line(c->tid, c->ret, c->depth);
 	strbuf_addstr(&out.buf, name);
 	strbuf_addch(&out.buf, '(');
-	strbuf_addstr(&out.buf, args);
+	add_text(args);
 	out.open = true;
 	out.open_pid = c->tid;
 	out.open_id = c->id;
@@ -372,7 +408,7 @@ static void add_retval(const char *ret)
 	memset(o, ' ', pad);
 	memcpy(o + pad, " = ", 3);
 	strbuf_commit(&out.buf, o + pad + 3);
-	strbuf_addstr(&out.buf, ret);
+	add_text(ret);
 }
 
 void output_call_return(const struct output_call *c, const char *name,
@@ -388,7 +424,7 @@ void output_call_return(const struct output_call *c, const char *name,
 	if (*more) { /* most calls show nothing at their return */
 		if (entry_had_args)
 			strbuf_add(&out.buf, ", ", 2);
-		strbuf_addstr(&out.buf, more);
+		add_text(more);
 	}
 	strbuf_addch(&out.buf, ')');
 	add_retval(ret);

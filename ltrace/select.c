@@ -43,6 +43,30 @@ bool select_entry(const struct options *o, const char *sym,
 	return any_selects(o, o->entries, o->nentries, sym, def);
 }
 
+/* Whether one of the N filters V names SYM (filter_names); OBJ NULL:
+ * whatever their library parts. */
+static bool any_names(const struct options *o, struct filter *const *v,
+		      size_t n, const char *sym, const struct select_obj *obj)
+{
+	char *demangled = o->demangle ? demangle(sym) : NULL;
+	bool hit = false;
+	for (size_t i = 0; i < n && !hit; i++)
+		hit = filter_names(v[i], sym, demangled, obj);
+	free(demangled);
+	return hit;
+}
+
+enum select_hit select_entry_hit(const struct options *o, const char *sym,
+				 const struct select_obj *def)
+{
+	if (!select_entry(o, sym, def))
+		return SELECT_NO;
+	if (any_names(o, o->entries, o->nentries, sym, def) ||
+	    any_names(o, o->exprs, o->nexprs, sym, NULL))
+		return SELECT_NAMED;
+	return SELECT_MATCH;
+}
+
 bool select_shows_caller(const struct options *o)
 {
 	return o->nexprs || o->nlibs;

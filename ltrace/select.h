@@ -47,6 +47,14 @@ bool select_stub(const struct options *o, const char *sym,
 bool select_entry(const struct options *o, const char *sym,
 		  const struct select_obj *def);
 
+/* select_entry, told apart: SELECT_NAMED when a -x rule that selects it
+ * gives SYM's very name, not a glob or a regex (filter_names), or a -e
+ * rule does, whatever its library part (which names a caller).  Of the
+ * aliases at one address, one the user named is the one shown. */
+enum select_hit { SELECT_NO, SELECT_MATCH, SELECT_NAMED };
+enum select_hit select_entry_hit(const struct options *o, const char *sym,
+				 const struct select_obj *def);
+
 /* Whether a call line shows its caller, "caller->name(": with -e or -l,
  * as ltrace does; never with the default selection. */
 bool select_shows_caller(const struct options *o);

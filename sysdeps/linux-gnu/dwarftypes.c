@@ -9,6 +9,7 @@
 
 #include "abi.h"
 #include "dwarftypes.h"
+#include "dwhandles.h"
 #include "error.h"
 #include "expr.h"
 #include "hmap.h"
@@ -57,7 +58,8 @@ static Dwarf_Word die_size(Dwarf_Die *die)
 }
 
 /* Follow typedefs and qualifiers from DIE (in place).  False when the
- * chain ends in nothing (void).  *TDNAME gets the last typedef's name. */
+ * chain ends in nothing (void).  *TDNAME gets the first typedef's name,
+ * the one the code wrote (FILE, not struct _IO_FILE). */
 static bool peel(Dwarf_Die *die, const char **tdname)
 {
 	for (int i = 0; i < MAX_PEEL; i++) {
@@ -229,13 +231,25 @@ static struct type *string_type(struct dwarftypes *dt, enum type_kind elt)
 			   expr_new(&dt->arena, EXPR_ZERO, 0, NULL));
 }
 
+/* The tag of a struct, union or class DIE, else NULL. */
+static const char *aggregate_tag(Dwarf_Die *die)
+{
+	int tag = dwarf_tag(die);
+	bool agg = tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+		   tag == DW_TAG_union_type;
+	return agg ? dwarf_diename(die) : NULL;
+}
+
+/* A pointer: to a C library's handle (FILE *), an address
+ * (dwhandles.h). */
 static struct type *map_pointer(struct dwarftypes *dt, Dwarf_Die *die,
 				int depth)
 {
 	const char *td = NULL;
 	Dwarf_Die to;
 
-	if (!type_of(die, &to, &td) || depth >= DWARF_MAX_DEPTH)
+	if (!type_of(die, &to, &td) || depth >= DWARF_MAX_DEPTH ||
+	    dwhandle_is(td, aggregate_tag(&to)))
 		return type_addr(&dt->arena);
 	if (is_char(&to))
 		return string_type(dt, TYPE_CHAR);

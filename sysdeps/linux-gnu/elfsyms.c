@@ -255,18 +255,19 @@ static size_t underscores(const char *s)
 	return strspn(s, "_");
 }
 
+/* By address; at one address the public name first (elfscan.h). */
 static int cmp_func(const void *a, const void *b)
 {
 	const struct elf_func *x = a;
 	const struct elf_func *y = b;
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	if (x->bind != y->bind)
-		return x->bind - y->bind;
 	size_t ux = underscores(x->name);
 	size_t uy = underscores(y->name);
 	if (ux != uy)
 		return ux < uy ? -1 : 1;
+	if (x->bind != y->bind)
+		return x->bind - y->bind;
 	size_t lx = strlen(x->name);
 	size_t ly = strlen(y->name);
 	if (lx != ly)

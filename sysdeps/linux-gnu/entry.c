@@ -76,16 +76,23 @@ static void insert_one(struct process *p, struct breakpoint *b)
 
 /* ---- which functions ---- */
 
-/* The alias of V[0..N) (one address, best first) that -x selects
- * first, or NULL. */
+/* The alias of V[0..N) (one address, the public name first: elfscan.h)
+ * whose name an entry shows: the first that -x or -e names exactly (-x
+ * ftell shows ftell, not _IO_ftell), else the first that -x selects;
+ * NULL if none is. */
 static const struct elf_func *pick(const struct options *o,
 				   const struct select_obj *so,
 				   const struct elf_func *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		if (select_entry(o, v[i].name, so))
+	const struct elf_func *first = NULL;
+	for (size_t i = 0; i < n; i++) {
+		enum select_hit h = select_entry_hit(o, v[i].name, so);
+		if (h == SELECT_NAMED)
 			return &v[i];
-	return NULL;
+		if (h == SELECT_MATCH && !first)
+			first = &v[i];
+	}
+	return first;
 }
 
 static struct breakpoint *add_func(struct process *p, const struct library *l,

@@ -66,15 +66,18 @@ static size_t check_nm(const char *path, const struct elf_funcs *fs, bool dyn)
 	return nm_each(path, dyn ? "-D" : "", check_func, fs);
 }
 
-/* Sorted by address; at one address, no worse alias before a better
- * one. */
+/* Sorted by address; at one address, the public name first: fewer
+ * leading underscores, then the better binding. */
 static void check_order(const struct elf_funcs *fs)
 {
 	for (size_t i = 1; i < fs->n; i++) {
 		const struct elf_func *a = &fs->v[i - 1];
 		const struct elf_func *b = &fs->v[i];
+		size_t ua = strspn(a->name, "_");
+		size_t ub = strspn(b->name, "_");
 		CHECK(a->addr < b->addr ||
-			      (a->addr == b->addr && a->bind <= b->bind),
+			      (a->addr == b->addr &&
+			       (ua < ub || (ua == ub && a->bind <= b->bind))),
 		      "%s (%d) before %s (%d)", a->name, a->bind, b->name,
 		      b->bind);
 		CHECK(!strchr(b->name, '@'), "%s: version kept", b->name);

@@ -369,6 +369,37 @@ static void test_demangled_selection(void)
 	options_destroy(&o);
 }
 
+/* Of the aliases at one address, the one -x or -e names exactly is the
+ * one an entry shows: select_entry_hit tells a name from a pattern. */
+static void test_named(void)
+{
+	struct options o;
+	PARSE(&o, "-x", "*ftell+_IO_ftell@libc.so.6", "true");
+	CHECK(select_entry_hit(&o, "ftell", &libc) == SELECT_MATCH);
+	CHECK(select_entry_hit(&o, "_IO_ftell", &libc) == SELECT_NAMED);
+	/* the library part must hold for -x's name */
+	CHECK(select_entry_hit(&o, "_IO_ftell", &prog) == SELECT_MATCH);
+	CHECK(select_entry_hit(&o, "fseek", &libc) == SELECT_NO);
+	options_destroy(&o);
+
+	/* a glob that happens to match one name, an escape, a regex: not
+	 * names; a name later unmarked is no name */
+	PARSE(&o, "-x", "ftel?+/_IO_ftell/+\\ftello", "-x", "fseek-fseek",
+	      "true");
+	CHECK(select_entry_hit(&o, "ftell", &libc) == SELECT_MATCH);
+	CHECK(select_entry_hit(&o, "_IO_ftell", &libc) == SELECT_MATCH);
+	CHECK(select_entry_hit(&o, "ftello", &libc) == SELECT_MATCH);
+	CHECK(select_entry_hit(&o, "fseek", &libc) == SELECT_NO);
+	options_destroy(&o);
+
+	/* -e's names count too, whatever library their rule gives (for -e,
+	 * the caller); a name marked again after a glob stays a name */
+	PARSE(&o, "-e", "_IO_ftell@MAIN", "-x", "*ftell+ftell", "true");
+	CHECK(select_entry_hit(&o, "_IO_ftell", &libc) == SELECT_NAMED);
+	CHECK(select_entry_hit(&o, "ftell", &libc) == SELECT_NAMED);
+	options_destroy(&o);
+}
+
 int main(void)
 {
 	test_matches();
@@ -378,5 +409,6 @@ int main(void)
 	test_default();
 	test_e_and_l();
 	test_demangled_selection();
+	test_named();
 	return check_exit();
 }
