@@ -589,7 +589,8 @@ void backend_init(const struct options *o, struct protoset *ps)
 
 int backend_run(void)
 {
-	termsig_init();
+	/* A program started alone gets its terminal's signals. */
+	termsig_init(opts->npids ? 0 : attach_launched_pid());
 	/* With --fast too, for the functions left in ptrace mode; but
 	 * only once they stop often. */
 	warm_start(fast_on ? WARM_FAST_STREAK : 0);
