@@ -1,7 +1,7 @@
 /* The event loop, on top of the Linux backend: wait for a report, decode
  * it (tracee_decode) and act on it: breakpoint hits, signals, new tasks,
- * execs, exits; and the termination signals that make the tracer
- * detach.  It implements backend_init and backend_run of backend.h.
+ * execs, exits; at a termination signal (termsig.c), the detach.  It
+ * implements backend_init and backend_run of backend.h.
  *
  * The per-call budget (DESIGN.md, "The per-call budget"): a traced call
  * costs two stops.  At the call stub: GETREGS, one gathered read, SETREGS
@@ -11,11 +11,9 @@
  * displaced copy of its call), CONT; so does a function's entry (-x),
  * its first instruction run displaced.  With -S only, syscall-stops too:
  * two per system call (syscalls.c). */
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "adopt.h"
 #include "arch.h"
@@ -41,6 +39,7 @@
 #include "rtld.h"
 #include "scratch.h"
 #include "syscalls.h"
+#include "termsig.h"
 #include "tracee.h"
 #include "unwind.h"
 #include "warm.h"
@@ -547,86 +546,21 @@ void backend_init(const struct options *o, struct protoset *ps)
 		syscalls_init(ps);
 }
 
-/* ---- the loop, and the termination signals ---- */
-
-/* The termination signals make the tracer detach cleanly.  Their
- * handler only notes the signal: waitpid, never restarted (no
- * SA_RESTART), returns EINTR and the loop ends.  It never jumps out of
- * the wait, since a report waitpid had just consumed would be lost with
- * it: a signal-delivery stop of the very signal that the whole process
- * group got (Ctrl-C) would then be dropped, and the program would never
- * see its SIGINT.  A signal that comes between the loop's test of
- * stop_sig and its waitpid interrupts the last task that stopped
- * (PTRACE_INTERRUPT): its stop ends the wait. */
-static volatile sig_atomic_t in_wait, stop_sig;
-static volatile pid_t wake_tid;
-
-static void on_term_signal(int sig)
-{
-	int saved = errno;
-	stop_sig = sig;
-	/* ESRCH (it ended: its report ends the wait) is not reported. */
-	if (in_wait && wake_tid > 0)
-		(void)tracee_interrupt(wake_tid);
-	errno = saved;
-}
-
-static void catch_term_signals(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_term_signal;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
-}
-
-/* The next report, or -1 when a termination signal came or no tracee is
- * left. */
-static pid_t wait_any(struct tracee_event *ev)
-{
-	pid_t tid = -EINTR;
-	in_wait = 1;
-	while (tid == -EINTR && !stop_sig)
-		tid = tracee_wait_intr(ev);
-	in_wait = 0;
-	if (tid > 0 && !tracee_ended(ev))
-		wake_tid = tid;
-	return tid > 0 ? tid : -1;
-}
-
-static void pick_wake(struct task *t, void *data)
-{
-	(void)data;
-	if (!wake_tid && t->proc && !t->orphan)
-		wake_tid = t->tid;
-}
-
-/* When the task the handler would interrupt has ended, any other known
- * task will do (not an orphan: it is stopped already, and an interrupt
- * would give no report). */
-static void after_end(pid_t tid, const struct tracee_event *ev)
-{
-	if (tid != wake_tid || !tracee_ended(ev))
-		return;
-	wake_tid = 0;
-	task_foreach(pick_wake, NULL);
-}
+/* ---- the loop ---- */
 
 int backend_run(void)
 {
-	catch_term_signals();
-	wake_tid = attach_launched_pid();
+	/* A program started alone gets its terminal's signals. */
+	termsig_init(opts->npids ? 0 : attach_launched_pid());
 	/* With --fast too, for the functions left in ptrace mode; but
 	 * only once they stop often. */
 	warm_start(fast_on ? WARM_FAST_STREAK : 0);
 	fast_start();
-	while (task_count() > 0 && !stop_sig) {
+	while (task_count() > 0 && !termsig_caught()) {
 		output_sync();
 		struct tracee_event ev;
 		fast_unlock();
-		pid_t tid = wait_any(&ev);
+		pid_t tid = termsig_wait(&ev);
 		fast_lock();
 		if (tid < 0)
 			break;
@@ -637,9 +571,10 @@ int backend_run(void)
 		output_clock();
 		warm_tick();
 		dispatch(tid, &ev);
-		after_end(tid, &ev);
+		termsig_after(tid, &ev);
 	}
 	warm_stop();
+	int stop_sig = termsig_caught();
 	if (stop_sig)
 		attach_detach_all();
 	fast_stop();

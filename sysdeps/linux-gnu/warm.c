@@ -103,8 +103,8 @@ void warm_start(unsigned streak)
 	warm.prev = 0;
 	/* With a streak to wait for, it sleeps from the start. */
 	atomic_store(&warm.last, streak ? now_ns() - WARM_NS : now_ns());
-	/* The thread takes no signals: the termination handler jumps out of
-	 * the main thread's waitpid and must run there. */
+	/* The thread takes no signals: the termination handler must run
+	 * in the main thread, whose waitpid it interrupts (termsig.c). */
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
