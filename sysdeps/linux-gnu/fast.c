@@ -95,10 +95,15 @@ struct fastrec {
 	bool broken;	     /* a malformed record: reading stopped */
 	bool uncommitted;    /* the last drain stopped at a record not
 				committed yet */
+	bool stuck;	     /* a settle gave up at STUCK_TAIL */
+	uint64_t stuck_tail; /* (drain_settled_for) */
 	uint64_t head;	     /* the ring's head, as the last drain read it */
 	/* A signal was delivered to a thread while it ran in the region:
 	 * a handler's frame may return there, so it is never unmapped. */
 	bool signalled_inside;
+	/* The last full ring's wait ended with no room: the record at the
+	 * tail is another thread's, which is stopped (on_full). */
+	bool stalled;
 	struct fast_thread threads[FAST_THREADS];
 	size_t nthreads;
 	/* The readable ranges' table (readable.h): its sequence word as
@@ -668,30 +673,54 @@ static uint64_t drain(struct process *p)
 	return end - tail;
 }
 
+struct others {
+	const struct task *self;
+	const struct process *p;
+	int taken;
+};
+
+static void take_other(struct task *t, void *data)
+{
+	struct others *o = data;
+	if (t != o->self && t->proc && !t->orphan &&
+	    process_mem(t->proc) == o->p && tracee_take_report(t->tid))
+		o->taken++;
+}
+
 /* Drain P until every record reserved so far is shown: a thread about
  * to exit, whose records may wait behind another thread's that is still
  * being written (its records must be shown while its task is known).
- * A writer stopped inside its reservation would never commit: the wait
- * ends after 100 ms. */
-static void drain_settled_for(struct process *p, int rounds)
+ * A writer stopped inside its reservation would never commit: after 1
+ * ms the reports of P's other threads than SELF are taken (on_full's
+ * take_other), and a thread found stopped ends the wait, as does the
+ * end of ROUNDS sleeps of 50 us.  A wait that ends so is not made again
+ * for the same tail: with a signal every 500 us, 10 ms at every stop
+ * while a writer stood stopped outran the program for good. */
+static void drain_settled_for(struct process *p, const struct task *self,
+			      int rounds)
 {
 	struct fastrec *f = mapped(p);
 	if (!f)
 		return;
 	drain(p);
 	uint64_t until = f->head;
+	if (f->stuck && f->tail == f->stuck_tail)
+		return;
 	for (int i = 0;
 	     i < rounds && !f->broken && f->tail < until && f->tail != f->head;
 	     i++) {
+		if (i % 20 == 19) {
+			struct others o = { self, p, 0 };
+			task_foreach(take_other, &o);
+			if (o.taken)
+				break;
+		}
 		struct timespec ts = { 0, 50000 };
 		nanosleep(&ts, NULL);
 		drain(p);
 	}
-}
-
-static void drain_settled(struct process *p)
-{
-	drain_settled_for(p, 2000);
+	f->stuck = !f->broken && f->tail < until && f->tail != f->head;
+	f->stuck_tail = f->tail;
 }
 
 /* Every process's records shown: the bytes of ring consumed. */
@@ -728,7 +757,7 @@ void fast_settle(pid_t tid)
 		return;
 	if (fast_owns_ip(t, arch_ip(&r)))
 		return; /* the writer may be this thread */
-	drain_settled_for(p, 200);
+	drain_settled_for(p, t, 200);
 }
 
 /* ---- setting up a process ---- */
@@ -924,20 +953,6 @@ static bool in_blob(const struct fastrec *f, uint64_t ip, uint64_t off)
 	return ip == f->base + f->l.blob + off + 1;
 }
 
-struct others {
-	const struct task *self;
-	const struct process *p;
-	int taken;
-};
-
-static void take_other(struct task *t, void *data)
-{
-	struct others *o = data;
-	if (t != o->self && t->proc && !t->orphan &&
-	    process_mem(t->proc) == o->p && tracee_take_report(t->tid))
-		o->taken++;
-}
-
 /* The ring was full: drain until the trapping writer T has room.  The
  * drainer thread may have made it already; if not, and the record at
  * the tail is still being written by another thread, wait for that one
@@ -949,16 +964,19 @@ static void take_other(struct task *t, void *data)
  * handled next, and T goes on without room. */
 static void on_full(struct task *t, struct process *p)
 {
-	for (int i = 0; i < 2000 && !drain(p) && p->fast->uncommitted; i++) {
+	struct fastrec *f = p->fast;
+	f->stalled = false;
+	for (int i = 0; i < 2000 && !drain(p) && f->uncommitted; i++) {
 		if (i % 20 == 19) {
 			struct others o = { t, p, 0 };
 			task_foreach(take_other, &o);
 			if (o.taken)
-				return;
+				break;
 		}
 		struct timespec ts = { 0, 50000 };
 		nanosleep(&ts, NULL);
 	}
+	f->stalled = f->uncommitted;
 }
 
 /* A record built on the writer's stack, at ADDR. */
@@ -1139,9 +1157,12 @@ static bool step_leave(struct task *t, struct process *p, struct fastrec *f,
 			return false;
 		leave_steps++;
 		/* A trap the step ran into (the IP is just past it), handled
-		 * as the loop would; a lost return's moves the IP. */
-		if (!blob_trap(t, p, f, m, r) &&
-		    in_blob(f, arch_ip(r), rec_blob_trap_lost))
+		 * as the loop would; a lost return's moves the IP; a full
+		 * ring with no room stops the steps, as in fast_leave. */
+		f->stalled = false;
+		if ((!blob_trap(t, p, f, m, r) &&
+		     in_blob(f, arch_ip(r), rec_blob_trap_lost)) ||
+		    f->stalled)
 			return false;
 	}
 	return !in_code(f, arch_ip(r));
@@ -1185,8 +1206,12 @@ bool fast_leave(struct task *t, struct memsrc *m, struct arch_regs *r)
 			break;
 		}
 		/* The blob's traps as the loop handles them; any other
-		 * trap cannot come from the recorder's code. */
-		if (!blob_trap(t, p, f, m, r) || !in_code(f, arch_ip(r))) {
+		 * trap cannot come from the recorder's code.  A full ring
+		 * whose tail another, stopped, thread holds has no room
+		 * until the loop resumes that thread: T stays. */
+		f->stalled = false;
+		if (!blob_trap(t, p, f, m, r) || !in_code(f, arch_ip(r)) ||
+		    f->stalled) {
 			out = !in_code(f, arch_ip(r));
 			break;
 		}
@@ -1339,7 +1364,7 @@ void fast_exit(struct task *t)
 	struct fastrec *f = mapped(p);
 	if (!f || t->proc->vfork_parent)
 		return;
-	drain_settled(p);
+	drain_settled_for(p, t, 2000);
 	struct arch_regs r;
 	if (tracee_get_regs(t->tid, &r))
 		return;

@@ -388,7 +388,9 @@ static bool cont_pending(struct task *t)
 	       (((unsigned long)thread | (unsigned long)shared) & bit);
 }
 
-static void on_signal(struct task *t, int sig)
+/* T at a signal-delivery stop of SIG, or at a trap of ours with SIG
+ * kept for it (K): shown, and delivered once T is out of scratch. */
+static void on_signal(struct task *t, int sig, const struct tracee_kept *k)
 {
 	bool stop = default_stop(t, sig);
 	if (!stop)
@@ -396,33 +398,35 @@ static void on_signal(struct task *t, int sig)
 	note_ip(t);
 	if (task_prints(t) && !opts->no_signals)
 		output_signal(t->proc->pid, t->tid, sig);
-	tracee_resume(t, sig);
+	if (k)
+		tracee_resume_kept(t, k);
+	else
+		tracee_resume(t, sig);
 }
 
-/* A signal kept while T was stepped: as on_signal, but a stop signal
- * that a SIGCONT has overtaken meanwhile is not delivered. */
-static void kept_signal(struct task *t, int sig)
+/* After one of our traps: a signal kept for T while it was handled (one
+ * that came during a step, or the SIGTRAP of the program's own int3
+ * under ours) is shown and delivered as any other, but for two cases.
+ * A stop signal that a SIGCONT has overtaken meanwhile is not
+ * delivered.  A signal that T blocks now is not shown: the kernel
+ * queues it again and its own stop shows it, so that each delivery is
+ * one line. */
+static void after_trap(struct task *t)
 {
-	if (default_stop(t, sig) && cont_pending(t)) {
+	struct tracee_kept k;
+	int sig = tracee_take_kept(t, &k);
+	if (!sig) {
+		tracee_resume(t, 0);
+	} else if (default_stop(t, sig) && cont_pending(t)) {
 		note_ip(t);
 		if (task_prints(t) && !opts->no_signals)
 			output_signal(t->proc->pid, t->tid, sig);
 		tracee_resume(t, 0);
-		return;
+	} else if (tracee_blocks(t->tid, sig)) {
+		tracee_resume_kept(t, &k);
+	} else {
+		on_signal(t, sig, &k);
 	}
-	on_signal(t, sig);
-}
-
-/* After one of our breakpoints: a signal kept for T while it was
- * handled (one that came during a step, or the SIGTRAP of the program's
- * own int3 under ours) is shown and delivered as any other. */
-static void after_trap(struct task *t)
-{
-	int sig = tracee_take_pending_signal(t);
-	if (sig)
-		kept_signal(t, sig);
-	else
-		tracee_resume(t, 0);
 }
 
 static void on_exit_status(struct task *t, const struct tracee_event *ev)
@@ -454,7 +458,7 @@ static void on_stop(struct task *t, const struct tracee_event *ev)
 		else if (fast_fault(t, ev->sig))
 			tracee_resume(t, 0);
 		else
-			on_signal(t, ev->sig);
+			on_signal(t, ev->sig, NULL);
 		break;
 	case TRACEE_CLONE:
 	case TRACEE_FORK:

@@ -92,6 +92,7 @@ int tracee_step(pid_t tid)
 }
 
 static bool trace_syscalls;
+static void raise_kept(struct task *t);
 
 void tracee_trace_syscalls(bool on)
 {
@@ -101,7 +102,7 @@ void tracee_trace_syscalls(bool on)
 void tracee_resume(struct task *t, int sig)
 {
 	if (!sig)
-		sig = tracee_take_pending_signal(t);
+		raise_kept(t);
 	if (trace_syscalls)
 		(void)REQUEST(PTRACE_SYSCALL, t->tid, 0, (long)sig);
 	else
@@ -388,10 +389,14 @@ int tracee_step_trap(struct task *t)
 
 /* ---- pending signals ---- */
 
-/* Signals that arrived while a task was being waited for alone. */
+/* Signals that arrived while a task was being waited for alone (a
+ * signal-delivery stop that a step or an injected system call met),
+ * with the siginfo they came with, oldest first. */
 struct pending {
 	pid_t tid;
 	int sig;
+	bool have_si;
+	siginfo_t si;
 	struct pending *next;
 };
 
@@ -399,25 +404,92 @@ static struct pending *pendings;
 
 void tracee_set_pending_signal(struct task *t, int sig)
 {
-	struct pending *p = xmalloc(sizeof(*p));
+	struct pending *p = xcalloc(1, sizeof(*p));
 	p->tid = t->tid;
 	p->sig = sig;
-	p->next = pendings;
-	pendings = p;
+	/* T is at that signal's stop (or at the trap it stands for). */
+	p->have_si = ptrace(PTRACE_GETSIGINFO, t->tid, NULL, &p->si) == 0 &&
+		     p->si.si_signo == sig;
+	struct pending **pp = &pendings;
+	while (*pp)
+		pp = &(*pp)->next;
+	*pp = p;
 }
 
-int tracee_take_pending_signal(struct task *t)
+/* T's oldest kept signal, unlinked; NULL for none. */
+static struct pending *take_kept(struct task *t)
 {
 	for (struct pending **pp = &pendings; *pp; pp = &(*pp)->next) {
 		if ((*pp)->tid == t->tid) {
 			struct pending *p = *pp;
-			int sig = p->sig;
 			*pp = p->next;
-			free(p);
-			return sig;
+			return p;
 		}
 	}
-	return 0;
+	return NULL;
+}
+
+int tracee_take_pending_signal(struct task *t)
+{
+	struct pending *p = take_kept(t);
+	int sig = p ? p->sig : 0;
+	free(p);
+	return sig;
+}
+
+bool tracee_has_pending_signal(const struct task *t)
+{
+	for (const struct pending *p = pendings; p; p = p->next)
+		if (p->tid == t->tid)
+			return true;
+	return false;
+}
+
+bool tracee_blocks(pid_t tid, int sig)
+{
+	uint64_t mask;
+	return ptrace(PTRACE_GETSIGMASK, tid, sizeof(mask), &mask) == 0 &&
+	       (mask & (1ULL << (sig - 1)));
+}
+
+int tracee_take_kept(struct task *t, struct tracee_kept *k)
+{
+	struct pending *p = take_kept(t);
+	if (!p)
+		return 0;
+	k->sig = p->sig;
+	k->have_si = p->have_si;
+	k->si = p->si;
+	free(p);
+	return k->sig;
+}
+
+void tracee_resume_kept(struct task *t, const struct tracee_kept *k)
+{
+	/* With the siginfo it came with, a handler sees its sender as it
+	 * would untraced (ptrace_signal keeps an info whose si_signo is
+	 * the signal resumed with). */
+	if (k->have_si)
+		(void)ptrace(PTRACE_SETSIGINFO, t->tid, NULL, &k->si);
+	tracee_resume(t, k->sig);
+}
+
+/* At a stop that is not a signal-delivery stop, a signal injected may
+ * be dropped (a ptrace-event stop ignores it) or queued anew (a
+ * syscall-stop): T's oldest kept signal is queued again instead, with
+ * its siginfo where the kernel lets a tracer send it (a negative
+ * si_code other than SI_TKILL), else by tgkill.  Its own
+ * signal-delivery stop shows it, once. */
+static void raise_kept(struct task *t)
+{
+	struct pending *p = take_kept(t);
+	if (!p)
+		return;
+	pid_t tgid = t->proc ? t->proc->pid : t->tid;
+	if (!p->have_si || p->si.si_code >= 0 || p->si.si_code == SI_TKILL ||
+	    syscall(SYS_rt_tgsigqueueinfo, tgid, t->tid, p->sig, &p->si))
+		(void)syscall(SYS_tgkill, tgid, t->tid, p->sig); /* ESRCH */
+	free(p);
 }
 
 /* ---- memory and injected system calls ---- */

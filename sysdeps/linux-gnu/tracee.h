@@ -8,6 +8,7 @@
 #define LTRACE_TRACEE_H
 
 #include <stdbool.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -89,8 +90,9 @@ int tracee_step(pid_t tid);
 /* These three return nothing because a caller has nothing to do about a
  * failure: it is reported unless the task is gone, and the next waitpid
  * report of the task says what became of it. */
-/* Resume T with SIG, or with its pending signal if SIG is 0: by
- * PTRACE_CONT, or by PTRACE_SYSCALL once tracee_trace_syscalls(true). */
+/* Resume T with SIG: by PTRACE_CONT, or by PTRACE_SYSCALL once
+ * tracee_trace_syscalls(true).  With SIG 0, T's oldest kept signal (see
+ * below) is sent to it again first, to stop it anew and be shown then. */
 void tracee_resume(struct task *t, int sig);
 /* Leave a group-stop to the kernel (PTRACE_LISTEN). */
 void tracee_listen(pid_t tid);
@@ -139,9 +141,26 @@ int tracee_step_trap(struct task *t);
  * other signals kept as tracee_step_trap keeps them. */
 int tracee_cont_trap(struct task *t);
 
-/* The pending signal of T to deliver at its next resume (0 for none). */
+/* Signals kept for T: a signal-delivery stop of SIG that a wait of T
+ * alone met is kept (tracee_set_pending_signal, at that stop: its
+ * siginfo with it), oldest first, to be delivered at a later stop.
+ * tracee_take_pending_signal takes the oldest (0 for none). */
 int tracee_take_pending_signal(struct task *t);
 void tracee_set_pending_signal(struct task *t, int sig);
+bool tracee_has_pending_signal(const struct task *t);
+/* At a signal-delivery stop of T (one of our traps): T's oldest kept
+ * signal, taken into *K; returns it, 0 for none.  tracee_resume_kept
+ * resumes T with it and its siginfo.  A signal that T blocks then
+ * (tracee_blocks: PTRACE_GETSIGMASK) is not delivered by that resume:
+ * the kernel queues it again, to stop T anew once it is unblocked. */
+struct tracee_kept {
+	int sig;
+	bool have_si;
+	siginfo_t si;
+};
+int tracee_take_kept(struct task *t, struct tracee_kept *k);
+void tracee_resume_kept(struct task *t, const struct tracee_kept *k);
+bool tracee_blocks(pid_t tid, int sig);
 
 /* /proc/PID/mem opened read-write, or -1 with errno set (as open). */
 int tracee_open_memfd(pid_t pid);

@@ -119,6 +119,19 @@ canon() { "$PROC/bypid" "$1"; }
 # match EXPECTED ACTUAL: placeholders as in testsuite/match, no column check.
 match() { "$PROC/../match" "$1" "$2" 0; }
 
+# hogs_start: a CPU-bound process per CPU, for as long as the test runs
+# (ended by on_exit): the tracer and the program then wait for a CPU at
+# every stop, as on a loaded machine, which widens the windows between
+# a signal's generation and its delivery.
+hogs_start() {
+	local i n
+	n=$(nproc 2>/dev/null || echo 2)
+	for ((i = 0; i < n; i++)); do
+		bash -c 'while :; do :; done' &
+		cleanup_pids+=("$!")
+	done
+}
+
 # killtree PID...: end processes this test started (by pid).
 cleanup_pids=()
 on_exit() {
