@@ -43,7 +43,7 @@ struct process {
 	/* ARCH_SYSCALL_INSN in scratch memory, for injected syscalls once a
 	 * scratch region exists; 0 before. */
 	uint64_t syscall_insn;
-	/* --fast: the recorder (sysdeps/linux-gnu/fast.c), one allocation,
+	/* --fast: the recorder (sysdeps/linux-gnu/fastrec.h), one allocation,
 	 * freed with the image; NULL without one. */
 	struct fastrec *fast;
 	struct process *next;
@@ -66,7 +66,7 @@ struct frame {
 	bool recorded;
 	/* Recorded, but its return could not be hooked (the thread's
 	 * shadow stack was full): it wants a return breakpoint, placed at
-	 * the recorder's trap that follows (fast.c). */
+	 * the recorder's trap that follows (fasttrap.c). */
 	bool unhooked;
 };
 

@@ -4,7 +4,9 @@
  * really goes, the slot is pointed at the function's trampoline in the
  * recorder, the stub's int3 lifted, and its calls no longer stop the
  * program.  The ring is drained before every stop is handled, by a
- * thread of the tracer between stops, and when the recorder traps. */
+ * thread of the tracer between stops, and when the recorder traps.
+ * Implemented by fast.c and the files fastrec.h lists, one concern
+ * each. */
 #ifndef LTRACE_FAST_H
 #define LTRACE_FAST_H
 

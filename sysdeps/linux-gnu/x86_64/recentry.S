@@ -52,7 +52,7 @@ rec_entry:
 	mov	56(%rsp), %r10
 	add	$REC_FRAME_SIZE, %rsp
 	/* The way out, to the target (the tracer may put an int3 here for
-	 * a moment: fast.c, fast_leave). */
+	 * a moment: fasttrap.c, fast_leave). */
 	.globl	rec_entry_exit
 	.hidden	rec_entry_exit
 rec_entry_exit:

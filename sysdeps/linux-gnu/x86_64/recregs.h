@@ -1,5 +1,5 @@
 /* The registers of a --fast record, as a ptrace stop would have shown
- * them (fast.c formats records with the same fetch code): what the
+ * them (fastdrain.c formats records with the same fetch code): what the
  * record holds, the rest zero. */
 #ifndef LTRACE_X86_64_RECREGS_H
 #define LTRACE_X86_64_RECREGS_H

@@ -1,0 +1,305 @@
+/* --fast: where the recorder's hooks are undone, for a thread or for
+ * a process (DESIGN.md, "The recorder": fork, exec, exit; Detach).  A
+ * thread's shadow stack slot (ring.h) holds the return addresses its
+ * hooked calls replaced: freed at its exit, put back on the stacks when
+ * the C++ unwinder is entered (it cannot step over the recorder's
+ * return) and at the detach.  A fork child's copy of the region is made
+ * its own, or, when the child is let go, its GOT slots put back.  Calls
+ * fasttrap.c, fastdrain.c and fastrec.c. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+
+#include "arch.h"
+#include "bpt.h"
+#include "debug.h"
+#include "elfscan.h"
+#include "fast.h"
+#include "fastrec.h"
+#include "library.h"
+#include "mem.h"
+#include "proc.h"
+#include "recorder/recblob.h"
+#include "recorder/ring.h"
+#include "recregs.h"
+#include "retbp.h"
+#include "tracee.h"
+#include "xmalloc.h"
+
+/* ---- shadow stack slots ---- */
+
+/* The owners of F's slots, into OWNERS (FAST_NSLOT of them), in one
+ * gathered read: 0 or -EFAULT. */
+static int read_owners(const struct fastrec *f, pid_t pid, uint64_t *owners)
+{
+	struct iovec l[FAST_NSLOT], r[FAST_NSLOT];
+	uint64_t size = rec_shadow_size(f->l.depth);
+	uint32_t n = f->l.nslot < FAST_NSLOT ? f->l.nslot : FAST_NSLOT;
+	for (uint32_t i = 0; i < n; i++) {
+		l[i] = (struct iovec){ &owners[i], sizeof(owners[i]) };
+		r[i] = (struct iovec){
+			(void *)(uintptr_t)(f->base + f->l.shadow + i * size),
+			sizeof(owners[i])
+		};
+	}
+	ssize_t want = (ssize_t)(n * sizeof(*owners));
+	return fastrec_gather(pid, l, n, r, n) == want ? 0 : -EFAULT;
+}
+
+/* The address of the shadow stack slot of thread TCB, or 0.  Threads
+ * probe from a hash of their TCB: every slot is looked at. */
+static uint64_t slot_of(const struct fastrec *f, pid_t pid, uint64_t tcb)
+{
+	uint64_t owners[FAST_NSLOT];
+	if (!tcb || tcb == REC_SLOT_FREE || read_owners(f, pid, owners))
+		return 0;
+	for (uint32_t i = 0; i < f->l.nslot && i < FAST_NSLOT; i++)
+		if (owners[i] == tcb)
+			return f->base + f->l.shadow +
+			       i * rec_shadow_size(f->l.depth);
+	return 0;
+}
+
+/* Free the shadow stack slot at AT in the process at MEMFD: its state
+ * and pending words zeroed, then its owner REC_SLOT_FREE (not 0, which
+ * would end other threads' probes). */
+static void release_slot(int memfd, uint64_t at)
+{
+	uint64_t zero[2] = { 0, 0 }, freed = REC_SLOT_FREE;
+	(void)mem_write(memfd, at + offsetof(struct rec_shadow, state), zero,
+			sizeof(zero));
+	(void)mem_write(memfd, at, &freed, sizeof(freed));
+}
+
+/* Free every used slot but thread KEEP's. */
+static void free_slots(const struct fastrec *f, pid_t pid, int memfd,
+		       uint64_t keep)
+{
+	uint64_t size = rec_shadow_size(f->l.depth);
+	for (uint32_t i = 0; i < f->l.nslot; i++) {
+		uint64_t at = f->base + f->l.shadow + i * size;
+		uint64_t owner;
+		if (fastrec_read(pid, at, &owner, sizeof(owner)) ||
+		    owner == 0 || owner == REC_SLOT_FREE || owner == keep)
+			continue;
+		release_slot(memfd, at);
+	}
+}
+
+static void free_slot_of(const struct fastrec *f, pid_t pid, int memfd,
+			 uint64_t tcb)
+{
+	uint64_t at = slot_of(f, pid, tcb);
+	if (at)
+		release_slot(memfd, at);
+}
+
+/* Put back the return addresses that the hooked calls of slot AT still
+ * have on their stacks, and free the slot. */
+static void unhook_slot(struct process *p, const struct fastrec *f, uint64_t at,
+			uint64_t ret_tramp)
+{
+	struct rec_shadow sh;
+	if (fastrec_read(p->pid, at, &sh, sizeof(sh)) || sh.owner == 0 ||
+	    sh.owner == REC_SLOT_FREE)
+		return;
+	uint64_t depth = sh.state & 0xffff;
+	if (depth > f->l.depth)
+		depth = f->l.depth;
+	for (uint64_t k = 0; k < depth; k++) {
+		struct rec_shadow_entry e;
+		uint64_t word;
+		if (fastrec_read(p->pid, at + sizeof(sh) + k * sizeof(e), &e,
+				 sizeof(e)) ||
+		    fastrec_read(p->pid, e.sp, &word, sizeof(word)))
+			continue;
+		if (word == ret_tramp)
+			(void)mem_write(p->memfd, e.sp, &e.ret, sizeof(e.ret));
+	}
+	release_slot(p->memfd, at);
+}
+
+/* ---- the unwinder ---- */
+
+static const char *const unwinders[] = {
+	"_Unwind_RaiseException",    "_Unwind_ForcedUnwind", "_Unwind_Resume",
+	"_Unwind_Resume_or_Rethrow", "_Unwind_Backtrace",
+};
+#define NUNWINDERS (sizeof(unwinders) / sizeof(unwinders[0]))
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+void fast_select(struct process *p, struct library *l,
+		 void (*add)(struct breakpoint *b, void *ctx), void *ctx)
+{
+	struct elf_funcs fs;
+	if (!fastrec_enabled || !l->soname ||
+	    strncmp(l->soname, "libgcc_s.so", 11) ||
+	    elf_funcs_read(&fs, l->path))
+		return;
+	uint64_t at[NUNWINDERS];
+	size_t n = 0;
+	for (size_t i = 0; i < fs.n; i++)
+		for (size_t k = 0; k < NUNWINDERS && n < NUNWINDERS; k++)
+			if (!strcmp(fs.v[i].name, unwinders[k]) &&
+			    fs.v[i].bind != 2 && !fs.v[i].ifunc)
+				at[n++] = fs.v[i].addr + l->bias;
+	elf_funcs_destroy(&fs);
+	qsort(at, n, sizeof(at[0]), cmp_u64);
+	for (size_t i = 0; i < n; i++) {
+		if ((i && at[i] == at[i - 1]) || bpt_lookup(&p->bpts, at[i]))
+			continue;
+		struct breakpoint *b = bpt_add(&p->bpts, at[i], BPT_ENTRY);
+		b->name = xstrdup("_Unwind");
+		b->label = xstrdup(b->name);
+		b->resumed = xstrdup(b->name);
+		b->fast_unwind = true;
+		add(b, ctx);
+	}
+}
+
+void fast_unwinding(struct task *t, struct memsrc *m,
+		    const struct arch_regs *regs)
+{
+	struct process *p = process_mem(t->proc);
+	struct fastrec *f = fastrec_mapped(p);
+	if (!f || t->proc->vfork_parent)
+		return;
+	fastdrain_drain(p);
+	uint64_t at = slot_of(f, p->pid, recregs_thread(regs));
+	debug_msg(DEBUG_GENERAL, "--fast: %d unwinds, shadow slot %#llx",
+		  (int)t->tid, (unsigned long long)at);
+	if (at)
+		unhook_slot(p, f, at, f->base + f->l.blob + rec_blob_return);
+	for (size_t k = 0; k < t->nframes; k++) {
+		if (!t->frames[k].recorded)
+			continue;
+		t->frames[k].recorded = false;
+		retbp_ensure(t, m, regs, t->frames[k].ret);
+	}
+	fasttrap_want_returns(t, m, regs);
+}
+
+/* ---- thread exit, fork, detach ---- */
+
+void fast_exit(struct task *t)
+{
+	struct process *p = t->proc ? process_mem(t->proc) : NULL;
+	struct fastrec *f = fastrec_mapped(p);
+	if (!f || t->proc->vfork_parent)
+		return;
+	fastdrain_settled(p, t, 2000);
+	struct arch_regs r;
+	if (tracee_get_regs(t->tid, &r))
+		return;
+	uint64_t tcb = recregs_thread(&r);
+	free_slot_of(f, p->pid, p->memfd, tcb);
+	for (size_t i = 0; i < f->nthreads; i++)
+		if (f->threads[i].tid == t->tid)
+			f->threads[i].tcb = 0;
+}
+
+/* A fork child's ring: its own pid for the copies, the parent's records
+ * left to the parent (tail = head). */
+static void child_ring(const struct fastrec *f, pid_t pid, int memfd)
+{
+	uint64_t head, cfg = pid;
+	uint64_t shared = f->base + f->l.rw;
+	if (fastrec_read(pid, shared + offsetof(struct rec_shared, head), &head,
+			 sizeof(head)))
+		return;
+	(void)mem_write(memfd, shared + offsetof(struct rec_shared, tail),
+			&head, sizeof(head));
+	(void)mem_write(memfd, shared + offsetof(struct rec_shared, pid), &cfg,
+			sizeof(cfg));
+}
+
+void fast_fork(struct process *child, const struct process *parent)
+{
+	const struct fastrec *pf = fastrec_mapped(parent);
+	if (!pf || child->memfd < 0)
+		return;
+	struct fastrec *f = xmalloc(sizeof(*f));
+	memcpy(f, pf, sizeof(*f));
+	child->fast = f;
+	struct arch_regs r;
+	uint64_t keep = 0;
+	if (tracee_get_regs(child->pid, &r) == 0)
+		keep = recregs_thread(&r);
+	free_slots(f, child->pid, child->memfd, keep);
+	child_ring(f, child->pid, child->memfd);
+	fasttrap_exits_restore(child->memfd, f);
+	uint64_t head;
+	if (fastrec_read(child->pid, FASTREC_FIELD(f, head), &head,
+			 sizeof(head)) == 0)
+		f->tail = head;
+	f->nthreads = 0;
+	struct task *t = task_lookup(child->pid);
+	if (t && keep)
+		fast_learn(t, &r);
+	/* Mappings made MADV_DONTFORK are not the child's. */
+	fastrec_ranges_refresh(child, f);
+}
+
+void fast_release_child(int memfd, pid_t pid, const struct process *parent)
+{
+	const struct fastrec *f = fastrec_mapped(parent);
+	if (!f)
+		return;
+	for (uint32_t i = 0; i < f->nfunc; i++)
+		(void)mem_write(memfd, f->got[i], &f->target[i],
+				sizeof(f->target[i]));
+	child_ring(f, pid, memfd);
+	fasttrap_exits_restore(memfd, f);
+	/* No tracer will fix a fault of the child's copies (its hooked
+	 * returns still run the recorder): an odd sequence word for good,
+	 * so that they all go by system call. */
+	uint64_t seq = f->range_seq | 1;
+	(void)mem_write(memfd, FASTREC_FIELD(f, range_seq), &seq, sizeof(seq));
+}
+/* Step a stopped thread of process DATA out of the recorder's code (it
+ * finishes its record first: the ring has room after the drain). */
+static void step_out(struct task *t, void *data)
+{
+	struct arch_regs r;
+	if (t->proc && process_mem(t->proc) == data && t->stopped &&
+	    !tracee_get_regs(t->tid, &r))
+		(void)fast_leave(t, NULL, &r);
+}
+
+void fast_unmap(struct task *t, const struct arch_regs *saved)
+{
+	struct process *p = process_mem(t->proc);
+	struct fastrec *f = fastrec_mapped(p);
+	long ret;
+	if (!f || f->signalled_inside || p->vfork_parent)
+		return;
+	long args[6] = { (long)f->base, (long)f->l.size };
+	/* A failure leaves the region mapped, unreachable. */
+	if (tracee_inject_syscall(t, saved, SYS_munmap, args, &ret) == 0 &&
+	    ret == 0)
+		f->base = 0;
+}
+
+void fast_detach(struct process *p)
+{
+	struct fastrec *f = fastrec_mapped(p);
+	if (!f || p->vfork_parent || p->memfd < 0)
+		return;
+	fastdrain_drain(p);
+	for (uint32_t i = 0; i < f->nfunc; i++)
+		(void)mem_write(p->memfd, f->got[i], &f->target[i],
+				sizeof(f->target[i]));
+	task_foreach(step_out, p);
+	fastdrain_drain(p);
+	uint64_t size = rec_shadow_size(f->l.depth);
+	uint64_t ret_tramp = f->base + f->l.blob + rec_blob_return;
+	for (uint32_t i = 0; i < f->l.nslot; i++)
+		unhook_slot(p, f, f->base + f->l.shadow + i * size, ret_tramp);
+}

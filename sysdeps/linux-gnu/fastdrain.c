@@ -1,0 +1,547 @@
+/* --fast: the rings drained and their records shown (DESIGN.md, "Fast
+ * mode", Draining and Times).  A drain copies a process's ring from its
+ * tail to its head in one process_vm_readv, gives the room of the
+ * committed records back, then formats them from the copy as calls and
+ * returns of the tasks they name, at the times their time stamps map
+ * to.  Drains run before each stop is handled (fast_drain_all), in the
+ * drainer thread between stops, and at the recorder's traps
+ * (fasttrap.c) and a thread's exit (fastdetach.c).  Calls fastrec.c. */
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+#include <x86intrin.h>
+
+#include "arch.h"
+#include "bpt.h"
+#include "callsite.h"
+#include "calls.h"
+#include "debug.h"
+#include "error.h"
+#include "fast.h"
+#include "fastrec.h"
+#include "mem.h"
+#include "output.h"
+#include "proc.h"
+#include "recmem.h"
+#include "recorder/recread.h"
+#include "recorder/ring.h"
+#include "recregs.h"
+#include "tracee.h"
+#include "xmalloc.h"
+
+/* How often the drainer thread looks at the rings; FAST_BUSY_NS after
+ * a drain that took an eighth of a ring or more: the writers would
+ * otherwise fill it and trap, and wait, stopped, for a whole drain,
+ * where the drainer formats while they go on. */
+#define FAST_PERIOD_NS (10 * 1000 * 1000)
+#define FAST_BUSY_NS (200 * 1000)
+
+static unsigned char *ring_copy; /* FAST_RING bytes */
+/* fast_settle waits for records being written (not with -S). */
+static bool settle;
+/* Reads of traced memory that no copy of a record held. */
+static unsigned long misses;
+/* For -D 1 (and testsuite/budget): records shown, and the drainer
+ * thread's drains and the system calls they made but for the output's
+ * writes: its sleep and its memory reads and writes (strace, without -f,
+ * sees only the event loop's thread). */
+static unsigned long records, thread_drains, thread_syscalls;
+
+/* ---- the records' times ---- */
+
+/* tsc to CLOCK_MONOTONIC, by two points: at the start and at the last
+ * drain (the time stamp counter is constant and shared by the CPUs:
+ * constant_tsc, checked at the start). */
+static bool use_tsc;
+static uint64_t tsc0, mono0, tsc1, mono1;
+
+static bool tsc_constant(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[4096];
+	bool ok = false;
+	while (f && !ok && fgets(line, sizeof(line), f))
+		ok = !strncmp(line, "flags", 5) &&
+		     strstr(line, " constant_tsc") &&
+		     strstr(line, " nonstop_tsc");
+	if (f)
+		fclose(f);
+	return ok;
+}
+
+static void clock_point(void)
+{
+	tsc1 = __rdtsc();
+	mono1 = fastrec_mono_ns();
+}
+
+/* The time of the record shown last. */
+static uint64_t last_shown;
+
+/* The output clock at the time stamp TSC of a record.  The mapping is
+ * a line through two points, so it is off by a little, which must not
+ * show as time going back or past the drain: the time is kept between
+ * the last one shown (record or stop) and the drain's. */
+static void set_time(uint64_t tsc)
+{
+	if (!output_timed() || !use_tsc || !tsc || tsc1 <= tsc0)
+		return;
+	double ns = (double)(mono1 - mono0) / (double)(tsc1 - tsc0);
+	uint64_t t = mono0 + (uint64_t)((double)(int64_t)(tsc - tsc0) * ns);
+	uint64_t lo = last_shown > output_now() ? last_shown : output_now();
+	if (t < lo)
+		t = lo;
+	if (t > mono1)
+		t = mono1 > lo ? mono1 : lo;
+	last_shown = t;
+	output_set_time(t);
+}
+
+bool fastdrain_init(bool timed, bool wait_writers)
+{
+	use_tsc = tsc_constant();
+	if (timed && !use_tsc) {
+		error_msg("--fast: this CPU's time stamp counter is not "
+			  "constant; timing needs ptrace mode");
+		return false;
+	}
+	settle = wait_writers;
+	ring_copy = xmalloc(FAST_RING);
+	tsc0 = __rdtsc();
+	mono0 = fastrec_mono_ns();
+	clock_point();
+	return true;
+}
+
+/* ---- formatting records ---- */
+
+/* The floating point registers of the record being shown, made from
+ * its xmm bytes only when the fetch code asks (a float argument or
+ * return value): a call's xmm0..7 are in a chunk of its recmem, a
+ * return's xmm0 in the record. */
+static struct arch_fpregs rec_fp;
+static const struct recmem *rec_mem;
+static const void *rec_xmm;
+static size_t rec_xmm_len;
+static bool rec_fp_made, rec_fp_ok;
+
+static const void *record_fpregs(struct callsite *cs)
+{
+	unsigned char xmm[128];
+	const void *from = rec_xmm;
+	size_t len = rec_xmm_len;
+
+	(void)cs;
+	if (rec_fp_made)
+		return rec_fp_ok ? &rec_fp.f : NULL;
+	rec_fp_made = true;
+	if (!from && recmem_xmm(rec_mem, xmm)) {
+		from = xmm;
+		len = sizeof(xmm);
+	}
+	rec_fp_ok = from != NULL;
+	if (rec_fp_ok)
+		recregs_xmm(&rec_fp, from, len);
+	return rec_fp_ok ? &rec_fp.f : NULL;
+}
+
+/* The record to be shown next keeps its xmm registers in MEM's chunks
+ * (XMM NULL) or in the LEN bytes at XMM. */
+static void record_fpregs_from(const struct recmem *mem, const void *xmm,
+			       size_t len)
+{
+	rec_mem = mem;
+	rec_xmm = xmm;
+	rec_xmm_len = len;
+	rec_fp_made = false;
+}
+
+static void show_call(struct process *p, struct fastrec *f,
+		      const struct rec_call *c)
+{
+	struct breakpoint *b = c->func < f->nfunc ?
+				       bpt_lookup(&p->bpts, f->stub[c->func]) :
+				       NULL;
+	struct task *t = fastrec_task_of(p, f, c->thread);
+	if (!b || !t)
+		return;
+	struct arch_regs regs;
+	struct recmem rm;
+	size_t used = c->used <= c->h.size - sizeof(*c) ? c->used : 0;
+	recregs_call(&regs, c, f->target[c->func]);
+	recmem_init(&rm, c + 1, used);
+	record_fpregs_from(&rm, NULL, 0);
+	struct callsite cs = { &rm.mem, &regs.r, record_fpregs,
+			       true,	0,	 f->target[c->func] };
+	set_time(c->tsc);
+	call_entry(t, b, &cs, c->site, arch_sp_after_return(&regs),
+		   task_prints(t));
+	struct frame *fr = &t->frames[t->nframes - 1];
+	fr->unhooked = (c->h.flags & REC_CALL_NOSLOT) != 0;
+	fr->recorded = !fr->unhooked;
+	misses += rm.misses;
+}
+
+static void show_return(struct process *p, struct fastrec *f,
+			const struct rec_return *r)
+{
+	struct task *t = fastrec_task_of(p, f, r->thread);
+	if (!t)
+		return;
+	long i = call_match(t, r->site, r->sp);
+	if (i < 0) {
+		debug_msg(
+			DEBUG_GENERAL,
+			"--fast: thread %d: a return to %#llx, sp %#llx, pending %zu "
+			"(top %#llx, %#llx): no call",
+			(int)t->tid, (unsigned long long)r->site,
+			(unsigned long long)r->sp, t->nframes,
+			(unsigned long long)(t->nframes ?
+						     t->frames[t->nframes - 1]
+							     .ret :
+						     0),
+			(unsigned long long)(t->nframes ?
+						     t->frames[t->nframes - 1]
+							     .ret_sp :
+						     0));
+		return;
+	}
+	struct arch_regs regs;
+	struct recmem rm;
+	size_t used = r->used <= r->h.size - sizeof(*r) ? r->used : 0;
+	recregs_return(&regs, r);
+	recmem_init(&rm, r + 1, used);
+	record_fpregs_from(&rm, r->xmm0, sizeof(r->xmm0));
+	struct callsite cs = { &rm.mem, &regs.r, record_fpregs, false, 0, 0 };
+	set_time(r->tsc);
+	call_return_tail(t, (size_t)i, &cs, task_prints(t));
+	misses += rm.misses;
+}
+
+static void show_record(struct process *p, struct fastrec *f,
+			const struct rec_hdr *h)
+{
+	if (h->type == REC_CALL && h->size >= sizeof(struct rec_call))
+		show_call(p, f, (const struct rec_call *)h);
+	else if (h->type == REC_RETURN && h->size >= sizeof(struct rec_return))
+		show_return(p, f, (const struct rec_return *)h);
+}
+
+/* ---- draining ---- */
+
+/* A ring no longer read (a malformed record, a corrupt head): its room
+ * is given back unread, so that the program's writers never wait on a
+ * full ring for good.  Returns the bytes dropped. */
+static uint64_t drop_all(struct process *p, struct fastrec *f, uint64_t head)
+{
+	if (head - f->tail > f->l.ring || head == f->tail)
+		return 0;
+	uint64_t n = head - f->tail;
+	f->tail = head;
+	(void)mem_write(p->memfd, FASTREC_FIELD(f, tail), &head, sizeof(head));
+	return n;
+}
+
+/* Where the committed records of F's ring, copied from TAIL to HEAD,
+ * end.  A malformed record marks F broken, said once; one not committed
+ * (or reserved after the head was read, over room a call gave back)
+ * ends them too, and the next drain has it. */
+static uint64_t committed_end(const struct process *p, struct fastrec *f,
+			      uint64_t tail, uint64_t head)
+{
+	uint64_t pos = tail;
+	while (pos < head) {
+		const struct rec_hdr *h;
+		int rc = rec_record_at(ring_copy, f->l.ring, pos, head - pos,
+				       &h);
+		if (rc < 0) {
+			error_msg("--fast: process %d: a malformed record; "
+				  "its calls are no longer shown",
+				  (int)p->pid);
+			f->broken = true;
+		}
+		if (rc <= 0)
+			break;
+		pos += h->size;
+	}
+	return pos;
+}
+
+uint64_t fastdrain_drain(struct process *p)
+{
+	struct fastrec *f = fastrec_mapped(p);
+	uint64_t w[2]; /* head, range_misses */
+	if (!f || fastrec_read(p->pid, FASTREC_FIELD(f, head), w, sizeof(w)))
+		return 0;
+	uint64_t head = w[0];
+	fastrec_ranges_check(p, f, w[1]);
+	if (f->broken)
+		return drop_all(p, f, head);
+	uint64_t size = f->l.ring, tail = f->tail;
+	f->uncommitted = false;
+	f->head = head;
+	if (head == tail)
+		return 0;
+	if (head - tail > size) {
+		error_msg("--fast: process %d: its ring's head is corrupt; "
+			  "its calls are no longer shown",
+			  (int)p->pid);
+		f->broken = true;
+		return 0;
+	}
+	uint64_t off = tail & (size - 1), len = head - tail;
+	uint64_t first = off + len > size ? size - off : len;
+	struct iovec l[2] = { { ring_copy + off, first },
+			      { ring_copy, len - first } };
+	struct iovec r[2] = {
+		{ (void *)(uintptr_t)(f->base + f->l.data + off), first },
+		{ (void *)(uintptr_t)(f->base + f->l.data), len - first },
+	};
+	if (fastrec_gather(p->pid, l, len > first ? 2 : 1, r,
+			   len > first ? 2 : 1) != (ssize_t)len)
+		return 0;
+	clock_point();
+	uint64_t end = committed_end(p, f, tail, head);
+	f->uncommitted = !f->broken && end < head;
+	if (end == tail)
+		return 0;
+	/* The room goes back before the records are shown, from the copy:
+	 * the program's writers go on meanwhile instead of filling the
+	 * ring and waiting, stopped, for the whole of the formatting. */
+	f->tail = end;
+	(void)mem_write(p->memfd, FASTREC_FIELD(f, tail), &end, sizeof(end));
+	for (uint64_t pos = tail; pos < end;) {
+		const struct rec_hdr *h;
+		if (rec_record_at(ring_copy, size, pos, end - pos, &h) <= 0)
+			break;
+		show_record(p, f, h);
+		records++;
+		pos += h->size;
+	}
+	return end - tail;
+}
+
+struct others {
+	const struct task *self;
+	const struct process *p;
+	int taken;
+};
+
+static void take_other(struct task *t, void *data)
+{
+	struct others *o = data;
+	if (t != o->self && t->proc && !t->orphan &&
+	    process_mem(t->proc) == o->p && tracee_take_report(t->tid))
+		o->taken++;
+}
+
+/* Take the reports of P's stopped threads other than SELF, to be
+ * handled next: whether there was one. */
+static bool take_others(const struct task *self, const struct process *p)
+{
+	struct others o = { self, p, 0 };
+	task_foreach(take_other, &o);
+	return o.taken != 0;
+}
+
+/* Drain P until every record reserved so far is shown: a thread about
+ * to exit, whose records may wait behind another thread's that is still
+ * being written (its records must be shown while its task is known).
+ * A writer stopped inside its reservation would never commit: after 1
+ * ms the reports of P's other threads than SELF are taken (as at a
+ * full ring), and a thread found stopped ends the wait, as does the
+ * end of ROUNDS sleeps of 50 us.  A wait that ends so is not made again
+ * for the same tail: with a signal every 500 us, 10 ms at every stop
+ * while a writer stood stopped outran the program for good. */
+void fastdrain_settled(struct process *p, const struct task *self, int rounds)
+{
+	struct fastrec *f = fastrec_mapped(p);
+	if (!f)
+		return;
+	fastdrain_drain(p);
+	uint64_t until = f->head;
+	if (f->stuck && f->tail == f->stuck_tail)
+		return;
+	for (int i = 0;
+	     i < rounds && !f->broken && f->tail < until && f->tail != f->head;
+	     i++) {
+		if (i % 20 == 19 && take_others(self, p))
+			break;
+		struct timespec ts = { 0, 50000 };
+		nanosleep(&ts, NULL);
+		fastdrain_drain(p);
+	}
+	f->stuck = !f->broken && f->tail < until && f->tail != f->head;
+	f->stuck_tail = f->tail;
+}
+
+/* The ring was full: drain until the trapping writer T has room.  The
+ * drainer thread may have made it already; if not, and the record at
+ * the tail is still being written by another thread, wait for that one
+ * to commit (the writer comes back at once otherwise).  That thread may
+ * be stopped, a signal say, its report behind those of writers that
+ * trap again as soon as they are resumed: waitpid(-1) hands out the
+ * same few tasks first, and it would never run (fork_lift: 1 run in 30
+ * hung so).  Every 1 ms the other threads' reports are taken, to be
+ * handled next, and T goes on without room. */
+void fastdrain_full(struct task *t, struct process *p)
+{
+	struct fastrec *f = p->fast;
+	f->stalled = false;
+	for (int i = 0; i < 2000 && !fastdrain_drain(p) && f->uncommitted;
+	     i++) {
+		if (i % 20 == 19 && take_others(t, p))
+			break;
+		struct timespec ts = { 0, 50000 };
+		nanosleep(&ts, NULL);
+	}
+	f->stalled = f->uncommitted;
+}
+
+void fastdrain_sync(struct process *p, struct fastrec *f, uint64_t addr)
+{
+	union {
+		struct rec_hdr h;
+		unsigned char b[sizeof(struct rec_call) + REC_SYNC_ROOM + 256];
+	} u;
+	fastdrain_drain(p);
+	if (fastrec_read(p->pid, addr, &u.h, sizeof(u.h)) ||
+	    u.h.size > sizeof(u) || u.h.size < sizeof(u.h) ||
+	    u.h.size % REC_ALIGN || fastrec_read(p->pid, addr, u.b, u.h.size))
+		return;
+	if (u.h.type == REC_CALL && u.h.size >= sizeof(struct rec_call)) {
+		struct rec_call *c = (struct rec_call *)u.b;
+		if (c->used <= u.h.size - sizeof(*c))
+			show_call(p, f, c);
+	} else {
+		show_record(p, f, &u.h);
+	}
+}
+
+/* Every process's records shown: the bytes of ring consumed. */
+static uint64_t drain_all(void)
+{
+	uint64_t n = 0;
+	for (struct process *p = process_first(); p; p = p->next)
+		if (!p->vfork_parent)
+			n += fastdrain_drain(p);
+	return n;
+}
+
+void fast_drain_all(void)
+{
+	if (fastrec_enabled)
+		(void)drain_all();
+}
+
+bool fast_owns_ip(const struct task *t, uint64_t ip)
+{
+	const struct fastrec *f = fastrec_enabled && t->proc ?
+					  fastrec_mapped(process_mem(t->proc)) :
+					  NULL;
+	return f && ip >= f->base && ip - f->base < f->l.rw;
+}
+
+void fast_settle(pid_t tid)
+{
+	struct task *t = fastrec_enabled ? task_lookup(tid) : NULL;
+	struct process *p = t && t->proc ? process_mem(t->proc) : NULL;
+	struct fastrec *f = fastrec_mapped(p);
+	struct arch_regs r;
+	if (!settle || !f || !f->uncommitted || p->vfork_parent ||
+	    tracee_get_regs(tid, &r))
+		return;
+	if (fast_owns_ip(t, arch_ip(&r)))
+		return; /* the writer may be this thread */
+	fastdrain_settled(p, t, 200);
+}
+
+/* ---- the drainer thread ---- */
+
+static pthread_mutex_t big = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t drainer;
+static volatile int drainer_stop;
+static bool drainer_on;
+
+void fast_lock(void)
+{
+	if (fastrec_enabled)
+		pthread_mutex_lock(&big);
+}
+
+void fast_unlock(void)
+{
+	if (fastrec_enabled)
+		pthread_mutex_unlock(&big);
+}
+
+static void *drain_loop(void *arg)
+{
+	(void)arg;
+	long period = FAST_PERIOD_NS;
+	while (!__atomic_load_n(&drainer_stop, __ATOMIC_ACQUIRE)) {
+		/* A sleep that fast_stop's wake ends at once: the tracer's
+		 * exit waited up to a whole period for a nanosleep. */
+		struct timespec ts = { 0, period };
+		(void)syscall(SYS_futex, (int *)&drainer_stop,
+			      FUTEX_WAIT_PRIVATE, 0, &ts, NULL, 0);
+		if (__atomic_load_n(&drainer_stop, __ATOMIC_ACQUIRE))
+			break;
+		pthread_mutex_lock(&big);
+		unsigned long before = mem_syscalls();
+		uint64_t n = drain_all();
+		thread_drains++;
+		thread_syscalls += 1 + (mem_syscalls() - before);
+		output_sync();
+		pthread_mutex_unlock(&big);
+		period = n >= FAST_RING / 8 ? FAST_BUSY_NS : FAST_PERIOD_NS;
+	}
+	return NULL;
+}
+
+void fast_start(void)
+{
+	if (!fastrec_enabled)
+		return;
+	sigset_t all, old;
+	sigfillset(&all);
+	/* The tracer's signals stay with the loop's thread. */
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	drainer_on = pthread_create(&drainer, NULL, drain_loop, NULL) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	fast_lock();
+}
+
+void fast_stop(void)
+{
+	if (!fastrec_enabled)
+		return;
+	fast_unlock();
+	if (drainer_on) {
+		__atomic_store_n(&drainer_stop, 1, __ATOMIC_RELEASE);
+		(void)syscall(SYS_futex, (int *)&drainer_stop,
+			      FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+		pthread_join(drainer, NULL);
+		drainer_on = false;
+	}
+	if (misses)
+		error_msg("--fast: %lu reads of traced memory were not in the "
+			  "fetch plans' copies; those arguments may show less "
+			  "than in ptrace mode",
+			  misses);
+	debug_msg(DEBUG_GENERAL,
+		  "--fast: %lu functions recorded, %lu records shown; the "
+		  "drainer thread: %lu drains, %lu sleeps and memory system "
+		  "calls; %lu readings of the readable ranges, %lu direct "
+		  "copies faulted; %lu runs and %lu steps out of the recorder",
+		  fastrec_stats.handed_over, records, thread_drains,
+		  thread_syscalls, fastrec_stats.range_reads,
+		  fastrec_stats.copy_faults, fastrec_stats.leave_runs,
+		  fastrec_stats.leave_steps);
+}

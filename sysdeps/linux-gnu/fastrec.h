@@ -1,0 +1,190 @@
+/* --fast, the tracer's side of the recorder: what its files share
+ * (DESIGN.md, "Fast mode").  Included by the fast*.c files only; the
+ * rest of the backend knows them through fast.h.  The files, each
+ * calling only those below it:
+ *
+ *	fast.c		--fast turned on; a function handed over (the
+ *			process's region mapped at the first)
+ *	fastdetach.c	the hooks undone: a thread's exit, a fork, a C++
+ *			unwinder, the detach (the shadow stack slots)
+ *	fasttrap.c	the recorder's traps; leaving its code
+ *	fastdrain.c	the rings drained and their records shown; the
+ *			drainer thread
+ *	fastrec.c	the state below: a process's recorder, its memory,
+ *			its threads, its readable ranges
+ */
+#ifndef LTRACE_FASTREC_H
+#define LTRACE_FASTREC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "forward.h"
+#include "recorder/reclayout.h"
+
+struct arch_regs;
+struct iovec;
+
+/* The region's shape: functions handed over, bytes of plans, threads
+ * with hooked returns at once and hooked calls each, ring bytes. */
+#define FAST_NFUNC 1024
+#define FAST_PLAN_BYTES (256u << 10)
+#define FAST_NSLOT 64
+#define FAST_DEPTH 512
+#define FAST_RING (256u << 10)
+/* Threads whose TLS pointer is known, per process. */
+#define FAST_THREADS 256
+/* Pages where a direct copy faulted, kept out of the table. */
+#define FAST_BAD 64
+
+struct fastrec_thread {
+	uint64_t tcb;
+	pid_t tid;
+};
+
+/* One process's recorder; one allocation (process_free frees it),
+ * made when the tracer first learns a thread of the process, before the
+ * region is mapped.  A followed fork child gets a copy (fast_fork). */
+struct fastrec {
+	/* The region (fast.c maps it at the first hand-over). */
+	uint64_t base; /* the region in the traced process; 0: none yet */
+	bool failed;   /* mapping it failed: no recorder in this process */
+	struct rec_layout l;
+	/* A signal was delivered to a thread while it ran in the region:
+	 * a handler's frame may return there, so it is never unmapped
+	 * (fasttrap.c sets it, fastdetach.c reads it). */
+	bool signalled_inside;
+	/* The functions handed over (fast.c): table entries and bytes of
+	 * the plan area in use; by function index, the stub (its
+	 * breakpoint's address), its GOT slot and what the slot held. */
+	uint32_t nfunc;
+	uint64_t plans_used;
+	uint64_t stub[FAST_NFUNC];
+	uint64_t got[FAST_NFUNC];
+	uint64_t target[FAST_NFUNC];
+	/* The ring as the drains left it (fastdrain.c). */
+	uint64_t tail;	     /* the ring's tail, as last stored */
+	bool broken;	     /* a malformed record: reading stopped */
+	bool uncommitted;    /* the last drain stopped at a record not
+				committed yet */
+	bool stuck;	     /* a settle gave up at STUCK_TAIL */
+	uint64_t stuck_tail; /* (fastdrain_settled) */
+	uint64_t head;	     /* the ring's head, as the last drain read it */
+	/* The last full ring's wait ended with no room: the record at the
+	 * tail is another thread's, which is stopped (fastdrain_full). */
+	bool stalled;
+	/* The threads whose TLS pointer is known (fastrec.c). */
+	struct fastrec_thread threads[FAST_THREADS];
+	size_t nthreads;
+	/* The readable ranges' table (readable.h; fastrec.c): its sequence
+	 * word as last written, the recorder's misses as last seen, when
+	 * they may make it read /proc again and how long after that, a hash
+	 * of the table written, and the pages where a direct copy faulted. */
+	uint64_t range_seq;
+	uint64_t range_misses;
+	uint64_t ranges_next, ranges_wait;
+	uint64_t ranges_sum;
+	uint64_t bad[FAST_BAD];
+	unsigned nbad;
+};
+
+/* ---- fastrec.c ---- */
+
+/* Whether --fast is on (fast_init). */
+extern bool fastrec_enabled;
+
+/* For -D 1 (fast_stop's figures; testsuite/budget reads them): those
+ * counted outside fastdrain.c. */
+struct fastrec_stats {
+	unsigned long handed_over; /* functions (fast.c) */
+	/* Faults of direct copies, and readings of /proc/PID/maps for
+	 * them (fastrec.c). */
+	unsigned long copy_faults, range_reads;
+	/* Threads run out of the recorder's code to one of its ways out,
+	 * and single steps taken instead where those could not take an
+	 * int3 (fasttrap.c). */
+	unsigned long leave_runs, leave_steps;
+};
+extern struct fastrec_stats fastrec_stats;
+
+/* P's recorder state, made at the first need. */
+struct fastrec *fastrec_of(struct process *p);
+
+/* P's recorder, when its region is mapped; else NULL. */
+struct fastrec *fastrec_mapped(const struct process *p);
+
+/* CLOCK_MONOTONIC, in ns. */
+uint64_t fastrec_mono_ns(void);
+
+/* One gathered read of the traced process PID, L[0..NL) from
+ * R[0..NR): the bytes read, or -errno.  A process that made itself
+ * non-dumpable is read through its /proc/PID/mem. */
+ssize_t fastrec_gather(pid_t pid, const struct iovec *l, size_t nl,
+		       const struct iovec *r, size_t nr);
+
+/* LEN bytes at ADDR of PID into BUF: 0, or -EFAULT. */
+int fastrec_read(pid_t pid, uint64_t addr, void *buf, size_t len);
+
+/* Where F's struct rec_shared (ring.h) is in the traced process, and
+ * one of its fields. */
+static inline uint64_t fastrec_shared(const struct fastrec *f)
+{
+	return f->base + f->l.rw;
+}
+
+#define FASTREC_FIELD(f, field) \
+	(fastrec_shared(f) + offsetof(struct rec_shared, field))
+
+/* Read P's mappings into its recorder F's readable ranges' table (P is
+ * stopped, or its copies race with the write harmlessly: ring.h). */
+void fastrec_ranges_refresh(struct process *p, struct fastrec *f);
+
+/* At a drain: the recorder's count of copies the table missed is
+ * MISSES_NOW; a new mapping, most likely, to read in. */
+void fastrec_ranges_check(struct process *p, struct fastrec *f,
+			  uint64_t misses_now);
+
+/* The task of P whose TLS pointer is TCB; for one never seen, the
+ * process's leader (or any task of it). */
+struct task *fastrec_task_of(struct process *p, struct fastrec *f,
+			     uint64_t tcb);
+
+/* ---- fastdrain.c ---- */
+
+/* fast_init's part: the ring's copy made, the clock's first point
+ * taken; WAIT_WRITERS, whether fast_settle waits.  False, said on
+ * stderr, when TIMED (an option shows times) and this CPU's time stamp
+ * counter cannot give them. */
+bool fastdrain_init(bool timed, bool wait_writers);
+
+/* Show P's committed records and give their room back.  Returns the
+ * bytes consumed. */
+uint64_t fastdrain_drain(struct process *p);
+
+/* Drain P until every record reserved so far is shown: at most ROUNDS
+ * sleeps of 50 us, less when another thread than SELF is found stopped
+ * or the last such wait gave up at the same tail. */
+void fastdrain_settled(struct process *p, const struct task *self, int rounds);
+
+/* T trapped on P's full ring: drain until it has room, or a wait for
+ * another thread's record gives up (P's stalled then). */
+void fastdrain_full(struct task *t, struct process *p);
+
+/* Show the record that a writer of P (recorder F) built on its stack,
+ * at ADDR, after the ring's. */
+void fastdrain_sync(struct process *p, struct fastrec *f, uint64_t addr);
+
+/* ---- fasttrap.c ---- */
+
+/* The calls of T recorded with no hook on their return get a return
+ * breakpoint (through M; T's registers REGS). */
+void fasttrap_want_returns(struct task *t, struct memsrc *m,
+			   const struct arch_regs *regs);
+
+/* Write F's ways out as the blob has them, through MEMFD: after an
+ * int3 of fast_leave's that a fork copied into a child. */
+void fasttrap_exits_restore(int memfd, const struct fastrec *f);
+
+#endif

@@ -1,0 +1,263 @@
+/* --fast: the recorder's traps, and threads run out of its code
+ * (DESIGN.md, "The recorder": Signals, Detach).  The blob's int3s stop a
+ * writer at a full ring, a record built on its stack, a lost return;
+ * a thread that must not be in the recorder's code (a signal's handler
+ * about to run, the detach) is run to one of its two ways out, an int3
+ * on each for the time.  Calls fastdrain.c and fastrec.c. */
+#include <string.h>
+
+#include "arch.h"
+#include "fast.h"
+#include "fastrec.h"
+#include "mem.h"
+#include "proc.h"
+#include "procfs.h"
+#include "recorder/recblob.h"
+#include "retbp.h"
+#include "tracee.h"
+
+/* Steps given a thread to leave the recorder's code before a signal is
+ * delivered to it, or before the detach, when its ways out cannot take
+ * an int3: a record takes a few thousand instructions at most, its
+ * copies none (copy_by_call).  With the int3s, the blob's traps it may
+ * meet on the way (a full ring, say). */
+#define FAST_LEAVE_STEPS 100000
+#define FAST_LEAVE_TRAPS 1000
+
+/* ---- traps ---- */
+
+static bool in_blob(const struct fastrec *f, uint64_t ip, uint64_t off)
+{
+	return ip == f->base + f->l.blob + off + 1;
+}
+
+/* A hooked return with no shadow entry: SP is its call's stack pointer
+ * at entry.  The thread goes on where that call returns. */
+static bool on_lost(struct task *t, struct arch_regs *regs, uint64_t sp)
+{
+	struct process *p = process_mem(t->proc);
+	fastdrain_drain(p);
+	for (size_t k = t->nframes; k-- > 0;) {
+		if (t->frames[k].ret_sp != sp + 8)
+			continue;
+		uint64_t saved[2];
+		if (fastrec_read(p->pid, sp - 40, saved, sizeof(saved)))
+			return false;
+		regs->r.rax = saved[0];
+		regs->r.rdx = saved[1];
+		regs->r.rsp = sp + 8;
+		regs->r.rip = t->frames[k].ret;
+		return tracee_set_regs(t->tid, regs) == 0;
+	}
+	return false;
+}
+
+/* The calls of T recorded with no hook on their return get a return
+ * breakpoint: from here on their returns stop T as in ptrace mode.  They
+ * are the innermost (T traps after each such record). */
+void fasttrap_want_returns(struct task *t, struct memsrc *m,
+			   const struct arch_regs *regs)
+{
+	for (size_t k = t->nframes; k-- > 0 && t->frames[k].unhooked;) {
+		t->frames[k].unhooked = false;
+		retbp_ensure(t, m, regs, t->frames[k].ret);
+	}
+}
+
+/* Whether IP is just past one of the recorder's ways out, where
+ * fast_leave puts an int3 for a moment. */
+static bool past_exit(const struct fastrec *f, uint64_t ip)
+{
+	return in_blob(f, ip, rec_blob_entry_exit) ||
+	       in_blob(f, ip, rec_blob_return_exit);
+}
+
+/* Write the recorder's ways out as the blob has them, through MEMFD:
+ * after an int3 of fast_leave's that a fork copied into a child (any
+ * thread of the program may fork while those are in place). */
+void fasttrap_exits_restore(int memfd, const struct fastrec *f)
+{
+	(void)mem_write(memfd, f->base + f->l.blob + rec_blob_entry_exit,
+			&rec_blob[rec_blob_entry_exit], 1);
+	(void)mem_write(memfd, f->base + f->l.blob + rec_blob_return_exit,
+			&rec_blob[rec_blob_return_exit], 1);
+}
+
+bool fast_trap_stop(struct task *t)
+{
+	struct process *p = fastrec_enabled && t->proc ? process_mem(t->proc) :
+							 NULL;
+	struct fastrec *f = fastrec_mapped(p);
+	struct arch_regs r;
+	if (!f || !tracee_trapped(t->tid) || tracee_get_regs(t->tid, &r))
+		return false;
+	uint64_t ip = arch_ip(&r);
+	return past_exit(f, ip) || in_blob(f, ip, rec_blob_trap_full) ||
+	       in_blob(f, ip, rec_blob_trap_sync) ||
+	       in_blob(f, ip, rec_blob_trap_lost);
+}
+
+/* What the loop does at one of the blob's traps, T stopped just past it
+ * with REGS: a full ring drained (and with M, the memory of the loop's
+ * stop, return breakpoints for the calls the recorder could not hook),
+ * a record on the writer's stack shown, a lost return resumed at its
+ * call site.  False when the IP is at none of them, or a lost return's
+ * call is unknown. */
+static bool blob_trap(struct task *t, struct process *p, struct fastrec *f,
+		      struct memsrc *m, struct arch_regs *regs)
+{
+	uint64_t ip = arch_ip(regs);
+	if (past_exit(f, ip)) {
+		/* Another thread's fast_leave had an int3 there, gone now
+		 * (or copied into this process by a fork: put back): back
+		 * onto the jmp. */
+		fasttrap_exits_restore(p->memfd, f);
+		arch_set_ip(regs, ip - 1);
+		return tracee_set_regs(t->tid, regs) == 0;
+	}
+	if (in_blob(f, ip, rec_blob_trap_full)) {
+		fastdrain_full(t, p);
+		if (m)
+			fasttrap_want_returns(t, m, regs);
+		return true;
+	}
+	if (in_blob(f, ip, rec_blob_trap_sync)) {
+		fastdrain_sync(p, f, regs->r.rdi);
+		return true;
+	}
+	if (in_blob(f, ip, rec_blob_trap_lost))
+		return on_lost(t, regs, regs->r.rdi);
+	return false;
+}
+
+bool fast_trap(struct task *t, struct memsrc *m, struct arch_regs *regs)
+{
+	struct process *p = t->proc ? process_mem(t->proc) : NULL;
+	struct fastrec *f = fastrec_mapped(p);
+	if (!fastrec_enabled || !f)
+		return false;
+	return blob_trap(t, p, f, m, regs);
+}
+
+/* ---- leaving the recorder's code ---- */
+
+/* Whether IP is in the recorder's code: its trampolines and blob. */
+static bool in_code(const struct fastrec *f, uint64_t ip)
+{
+	return ip - f->base < f->l.rw;
+}
+
+/* T stopped on rec_copy's rep movsb, registers R: make the copy by
+ * system calls and put T past the instruction, its registers as the
+ * instruction leaves them, instead of a step per byte.  Where the bytes
+ * cannot be read, T stays on the instruction with the copy made so far
+ * (R says how far): a step there faults as the copy would, and
+ * fast_fault ends it.  True when T is past it. */
+static bool copy_by_call(struct task *t, struct process *p,
+			 const struct fastrec *f, struct arch_regs *r)
+{
+	/* rep movsb: f3 a4 */
+	static const unsigned char insn[2] = { 0xf3, 0xa4 };
+	uint64_t at = f->base + f->l.blob + rec_blob_copy_insn;
+	unsigned char buf[4096];
+	if (arch_ip(r) != at || fastrec_read(p->pid, at, buf, sizeof(insn)) ||
+	    memcmp(buf, insn, sizeof(insn)))
+		return false;
+	while (r->r.rcx) {
+		size_t n = r->r.rcx < sizeof(buf) ? r->r.rcx : sizeof(buf);
+		if (fastrec_read(p->pid, r->r.rsi, buf, n) ||
+		    mem_write(p->memfd, r->r.rdi, buf, n))
+			break;
+		r->r.rsi += n;
+		r->r.rdi += n;
+		r->r.rcx -= n;
+	}
+	if (!r->r.rcx)
+		arch_set_ip(r, at + sizeof(insn));
+	return tracee_set_regs(t->tid, r) == 0 && !r->r.rcx;
+}
+
+/* fast_leave by single steps, where its int3s cannot be written: slow
+ * (a record is some hundreds of instructions), and bounded. */
+static bool step_leave(struct task *t, struct process *p, struct fastrec *f,
+		       struct memsrc *m, struct arch_regs *r)
+{
+	for (int i = 0; i < FAST_LEAVE_STEPS && in_code(f, arch_ip(r)); i++) {
+		if (copy_by_call(t, p, f, r))
+			continue;
+		if (tracee_step_trap(t) || tracee_get_regs(t->tid, r))
+			return false;
+		fastrec_stats.leave_steps++;
+		/* A trap the step ran into (the IP is just past it), handled
+		 * as the loop would; a lost return's moves the IP; a full
+		 * ring with no room stops the steps, as in fast_leave. */
+		f->stalled = false;
+		if ((!blob_trap(t, p, f, m, r) &&
+		     in_blob(f, arch_ip(r), rec_blob_trap_lost)) ||
+		    f->stalled)
+			return false;
+	}
+	return !in_code(f, arch_ip(r));
+}
+
+bool fast_leave(struct task *t, struct memsrc *m, struct arch_regs *r)
+{
+	struct process *p = t->proc ? process_mem(t->proc) : NULL;
+	struct fastrec *f = fastrec_mapped(p);
+	if (!f || !in_code(f, arch_ip(r)))
+		return true;
+	/* Stopped just past one of the blob's int3s (a stop the detach
+	 * collected, or a signal that came right after the loop handled
+	 * the trap): that trap first; handled twice, a drain is only made
+	 * again. */
+	(void)blob_trap(t, p, f, m, r);
+	if (!in_code(f, arch_ip(r)))
+		return true;
+	/* Every way out of the recorder's code is one of two jmp *%r11: an
+	 * int3 on each for the time T runs to one.  Another thread that
+	 * meets one stops, and the loop puts it back on the jmp later
+	 * (blob_trap). */
+	const uint64_t exits[2] = { f->base + f->l.blob + rec_blob_entry_exit,
+				    f->base + f->l.blob +
+					    rec_blob_return_exit };
+	const unsigned char int3 = 0xcc;
+	if (mem_write(p->memfd, exits[0], &int3, 1) ||
+	    mem_write(p->memfd, exits[1], &int3, 1)) {
+		fasttrap_exits_restore(p->memfd, f);
+		return step_leave(t, p, f, m, r);
+	}
+	bool out = false;
+	for (int i = 0; i < FAST_LEAVE_TRAPS; i++) {
+		if (tracee_cont_trap(t) || tracee_get_regs(t->tid, r))
+			break;
+		fastrec_stats.leave_runs++;
+		if (past_exit(f, arch_ip(r))) {
+			/* The jmp's work: on to r11. */
+			arch_set_ip(r, r->r.r11);
+			out = tracee_set_regs(t->tid, r) == 0;
+			break;
+		}
+		/* The blob's traps as the loop handles them; any other
+		 * trap cannot come from the recorder's code.  A full ring
+		 * whose tail another, stopped, thread holds has no room
+		 * until the loop resumes that thread: T stays. */
+		f->stalled = false;
+		if (!blob_trap(t, p, f, m, r) || !in_code(f, arch_ip(r)) ||
+		    f->stalled) {
+			out = !in_code(f, arch_ip(r));
+			break;
+		}
+	}
+	fasttrap_exits_restore(p->memfd, f);
+	return out;
+}
+
+void fast_signal(struct task *t, int sig, struct arch_regs *regs)
+{
+	struct process *p = t->proc ? process_mem(t->proc) : NULL;
+	struct fastrec *f = fastrec_mapped(p);
+	if (!f || !in_code(f, arch_ip(regs)) || !procfs_caught(t->tid, sig))
+		return;
+	if (!fast_leave(t, mem_bind(p->pid, p->memfd), regs))
+		f->signalled_inside = true;
+}
