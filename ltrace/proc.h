@@ -61,6 +61,9 @@ struct frame {
 	bool had_args;	  /* the entry line showed arguments */
 	bool inherited;	  /* copied into a forked child */
 	bool capped; /* deeper than CALLS_MAX_TEXTS: no state kept (calls.c) */
+	/* With --fast, a ptrace-mode call of a stub whose GOT slot was not
+	 * bound yet: the thread may be in the lazy binding (fast.c). */
+	bool binding;
 	/* Recorded by --fast's recorder: its return comes as a record,
 	 * never through a return breakpoint. */
 	bool recorded;

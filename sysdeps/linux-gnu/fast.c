@@ -151,6 +151,36 @@ static bool bound_yet(struct process *p, const struct breakpoint *b,
 	return false;
 }
 
+struct in_call {
+	const struct process *p;
+	const struct breakpoint *b;
+	bool found;
+};
+
+static void find_in_call(struct task *t, void *data)
+{
+	struct in_call *c = data;
+	if (c->found || !t->proc || process_mem(t->proc) != c->p)
+		return;
+	for (size_t i = 0; i < t->nframes && !c->found; i++)
+		c->found = t->frames[i].plt == c->b && t->frames[i].binding;
+}
+
+/* Whether a thread of P is inside a call of B that went through the
+ * lazy binding of B's GOT slot (fast_binding): the binding's write,
+ * after ours, would point the slot past the recorder again, and B's
+ * stub int3 is lifted at the hand-over: every later call would go
+ * untraced (proc test sig_load in --fast, 1 run in 30; e2e
+ * fast_lazy_race, where an IFUNC resolver holds a thread there).  The
+ * hand-over waits until no such call is pending: one scan of the
+ * frames, at B's calls before it is handed over only. */
+static bool in_call(const struct process *p, const struct breakpoint *b)
+{
+	struct in_call c = { p, b, false };
+	task_foreach(find_in_call, &c);
+	return c.found;
+}
+
 /* Fill function entry I for B: its plans (the entry's, then the
  * return's unless it copies nothing), then its table entry. */
 static int fill_function(struct process *p, struct fastrec *f, uint32_t i,
@@ -185,6 +215,13 @@ static int fill_function(struct process *p, struct fastrec *f, uint32_t i,
 	return rc;
 }
 
+bool fast_binding(const struct task *t, const struct breakpoint *b,
+		  uint64_t target)
+{
+	return fastrec_enabled && t->proc &&
+	       !bound_yet(process_mem(t->proc), b, target);
+}
+
 bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 	       uint64_t target)
 {
@@ -192,7 +229,7 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 	if (!fastrec_enabled || b->fast_refused || b->kind != BPT_PLT ||
 	    !b->got || t->proc->vfork_parent)
 		return false;
-	if (!bound_yet(p, b, target))
+	if (!bound_yet(p, b, target) || in_call(p, b))
 		return false; /* lazy binding: the next call will tell */
 	struct fetch_plan fp, rp;
 	const char *why = NULL;

@@ -29,6 +29,12 @@ bool fast_init(const struct options *o);
  * False: this call goes on through the breakpoint. */
 bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 	       uint64_t target);
+/* With --fast: whether the call of stub B that T makes, its GOT slot
+ * holding TARGET, goes through the slot's lazy binding (TARGET is in
+ * the stub's own object).  The loop marks such a call's frame
+ * (frame.binding): B is not handed over while one is pending. */
+bool fast_binding(const struct task *t, const struct breakpoint *b,
+		  uint64_t target);
 
 /* L was added to P: with --fast, when L is the unwinder (libgcc_s),
  * a new entry breakpoint, not inserted, on each of its functions that

@@ -152,6 +152,7 @@ static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
 	if (fast_take(t, b, &s->regs, target))
 		return;
 	entered(t, b, s, &s->regs, ret);
+	t->frames[t->nframes - 1].binding = fast_binding(t, b, target);
 	/* Emulate the stub's "jmp *GOT(%rip)", past the entry breakpoint
 	 * of a function -x traces too: one line per call. */
 	retbp_jump(t, s->cs.mem, &s->regs, target);

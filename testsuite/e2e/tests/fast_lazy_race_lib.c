@@ -1,0 +1,32 @@
+/* libifn.so for fast_lazy_race: ifn_f is an IFUNC, so that the lazy
+ * binding of its PLT slot runs code of ours (f_resolve) between the
+ * slot's lookup and its write.  The first thread to bind it waits there
+ * until the program says (ifn_done); any other binds it at once. */
+static volatile int go, done, calls;
+
+static int f_impl(int x)
+{
+	return x + 100;
+}
+
+static void *f_resolve(void)
+{
+	if (__atomic_fetch_add(&calls, 1, __ATOMIC_SEQ_CST) == 0) {
+		go = 1;
+		while (!done)
+			__builtin_ia32_pause();
+	}
+	return (void *)f_impl;
+}
+
+int ifn_f(int x) __attribute__((ifunc("f_resolve")));
+
+int ifn_go(void)
+{
+	return go;
+}
+
+void ifn_done(void)
+{
+	done = 1;
+}
