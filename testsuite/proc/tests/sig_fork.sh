@@ -5,11 +5,13 @@
 # with an int3 on the recorder's ways out for that time: a fork then
 # copies those int3s into the child, where no tracer would catch them
 # (without -f) or where they must be undone (with -f).  Every child must
-# exit 0, as untraced.  Variant: nof (children let go), f (-f).
+# exit 0, as untraced, with a CPU hog on every CPU (hogs_start), as on
+# a loaded machine.  Variant: nof (children let go), f (-f).
 # variants: nof f
 . "$PROC/lib.sh"
 
 opts=()
+hogs_start
 [ "$1" = f ] && opts+=(-f)
 want=$("$BIN/sigfork" 20)
 [ "$want" = ok ] || fail "untraced: $want"
