@@ -366,8 +366,10 @@ void fastdrain_settled(struct process *p, const struct task *self, int rounds)
 		return;
 	fastdrain_drain(p);
 	uint64_t until = f->head;
-	if (f->stuck && f->tail == f->stuck_tail)
+	if (f->stuck && f->tail == f->stuck_tail) {
+		(void)take_others(self, p);
 		return;
+	}
 	for (int i = 0;
 	     i < rounds && !f->broken && f->tail < until && f->tail != f->head;
 	     i++) {
@@ -448,7 +450,7 @@ bool fast_owns_ip(const struct task *t, uint64_t ip)
 	return f && ip >= f->base && ip - f->base < f->l.rw;
 }
 
-void fast_settle(pid_t tid)
+bool fast_settle(pid_t tid)
 {
 	struct task *t = fastrec_enabled ? task_lookup(tid) : NULL;
 	struct process *p = t && t->proc ? process_mem(t->proc) : NULL;
@@ -456,10 +458,11 @@ void fast_settle(pid_t tid)
 	struct arch_regs r;
 	if (!settle || !f || !f->uncommitted || p->vfork_parent ||
 	    tracee_get_regs(tid, &r))
-		return;
+		return false;
 	if (fast_owns_ip(t, arch_ip(&r)))
-		return; /* the writer may be this thread */
+		return false; /* the writer may be this thread */
 	fastdrain_settled(p, t, 200);
+	return f->stuck && tracee_has_early();
 }
 
 /* ---- the drainer thread ---- */

@@ -561,6 +561,7 @@ int backend_run(void)
 	 * only once they stop often. */
 	warm_start(fast_on ? WARM_FAST_STREAK : 0);
 	fast_start();
+	pid_t deferred = 0;
 	while (task_count() > 0 && !termsig_caught()) {
 		output_sync();
 		struct tracee_event ev;
@@ -570,9 +571,14 @@ int backend_run(void)
 		if (tid < 0)
 			break;
 		/* What the recorder holds happened before this stop: shown
-		 * first, with times before the stop's. */
+		 * first, with times before the stop's.  If a stopped writer
+		 * holds it back, that writer's stop first (once). */
 		fast_drain_all();
-		fast_settle(tid);
+		if (fast_settle(tid) && tid != deferred && tracee_defer(tid)) {
+			deferred = tid;
+			continue;
+		}
+		deferred = 0;
 		output_clock();
 		warm_tick();
 		dispatch(tid, &ev);

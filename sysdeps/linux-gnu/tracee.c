@@ -274,17 +274,36 @@ pid_t tracee_wait(pid_t tid, int flags, struct tracee_event *ev)
 	return r < 0 ? -errno : r;
 }
 
+/* The last report tracee_wait_intr handed out (tracee_defer). */
+static pid_t last_tid;
+static int last_status;
+
 pid_t tracee_wait_intr(struct tracee_event *ev)
 {
 	int st = 0;
 	pid_t r = take_early(-1, &st);
-	if (r) {
-		*ev = tracee_decode(st);
-		return r;
-	}
-	r = waitpid(-1, &st, __WALL);
+	if (!r)
+		r = waitpid(-1, &st, __WALL);
 	*ev = tracee_decode(r > 0 ? st : 0);
+	last_tid = r > 0 ? r : 0;
+	last_status = st;
 	return r < 0 ? -errno : r;
+}
+
+bool tracee_has_early(void)
+{
+	return nearly > 0;
+}
+
+bool tracee_defer(pid_t tid)
+{
+	if (tid != last_tid || nearly == sizeof(early) / sizeof(early[0]))
+		return false;
+	early[nearly].tid = tid;
+	early[nearly].status = last_status;
+	nearly++;
+	last_tid = 0;
+	return true;
 }
 
 /* Whether TID's SIGTRAP stop is one a process sent (kill, tgkill,

@@ -70,6 +70,13 @@ pid_t tracee_wait(pid_t tid, int flags, struct tracee_event *ev);
 /* waitpid(-1, __WALL) once, as tracee_wait, but a signal handler that
  * runs during it makes it return -EINTR, with no report consumed. */
 pid_t tracee_wait_intr(struct tracee_event *ev);
+/* Whether reports taken early (tracee_take_report) wait to be handed
+ * out. */
+bool tracee_has_early(void);
+/* The report tracee_wait_intr just handed out for TID, put back behind
+ * those taken early, to be handed out again after them: false when it
+ * cannot be (not the last one handed out, or no room). */
+bool tracee_defer(pid_t tid);
 /* Take TID's report now if it has one (waitpid WNOHANG), to be handed
  * out by the next tracee_wait or tracee_wait_intr that asks for any
  * tracee or for TID, before any other: for a task whose stop must be
