@@ -218,7 +218,10 @@ static int fill_function(struct process *p, struct fastrec *f, uint32_t i,
 bool fast_binding(const struct task *t, const struct breakpoint *b,
 		  uint64_t target)
 {
-	return fastrec_enabled && t->proc &&
+	/* A function never handed over needs no mark: no scan of the
+	 * objects at each of its calls. */
+	return fastrec_enabled && !b->fast && !b->fast_refused &&
+	       b->kind == BPT_PLT && t->proc &&
 	       !bound_yet(process_mem(t->proc), b, target);
 }
 

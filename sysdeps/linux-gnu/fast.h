@@ -31,8 +31,9 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 	       uint64_t target);
 /* With --fast: whether the call of stub B that T makes, its GOT slot
  * holding TARGET, goes through the slot's lazy binding (TARGET is in
- * the stub's own object).  The loop marks such a call's frame
- * (frame.binding): B is not handed over while one is pending. */
+ * the stub's own object); false for a B handed over already or never
+ * to be.  The loop marks such a call's frame (frame.binding): B is not
+ * handed over while one is pending. */
 bool fast_binding(const struct task *t, const struct breakpoint *b,
 		  uint64_t target);
 

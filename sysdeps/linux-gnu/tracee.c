@@ -413,9 +413,7 @@ int tracee_step_trap(struct task *t)
  * with the siginfo they came with, oldest first. */
 struct pending {
 	pid_t tid;
-	int sig;
-	bool have_si;
-	siginfo_t si;
+	struct tracee_kept k;
 	struct pending *next;
 };
 
@@ -425,10 +423,10 @@ void tracee_set_pending_signal(struct task *t, int sig)
 {
 	struct pending *p = xcalloc(1, sizeof(*p));
 	p->tid = t->tid;
-	p->sig = sig;
+	p->k.sig = sig;
 	/* T is at that signal's stop (or at the trap it stands for). */
-	p->have_si = ptrace(PTRACE_GETSIGINFO, t->tid, NULL, &p->si) == 0 &&
-		     p->si.si_signo == sig;
+	p->k.have_si = ptrace(PTRACE_GETSIGINFO, t->tid, NULL, &p->k.si) == 0 &&
+		       p->k.si.si_signo == sig;
 	struct pending **pp = &pendings;
 	while (*pp)
 		pp = &(*pp)->next;
@@ -451,17 +449,9 @@ static struct pending *take_kept(struct task *t)
 int tracee_take_pending_signal(struct task *t)
 {
 	struct pending *p = take_kept(t);
-	int sig = p ? p->sig : 0;
+	int sig = p ? p->k.sig : 0;
 	free(p);
 	return sig;
-}
-
-bool tracee_has_pending_signal(const struct task *t)
-{
-	for (const struct pending *p = pendings; p; p = p->next)
-		if (p->tid == t->tid)
-			return true;
-	return false;
 }
 
 bool tracee_blocks(pid_t tid, int sig)
@@ -476,9 +466,7 @@ int tracee_take_kept(struct task *t, struct tracee_kept *k)
 	struct pending *p = take_kept(t);
 	if (!p)
 		return 0;
-	k->sig = p->sig;
-	k->have_si = p->have_si;
-	k->si = p->si;
+	*k = p->k;
 	free(p);
 	return k->sig;
 }
@@ -505,9 +493,10 @@ static void raise_kept(struct task *t)
 	if (!p)
 		return;
 	pid_t tgid = t->proc ? t->proc->pid : t->tid;
-	if (!p->have_si || p->si.si_code >= 0 || p->si.si_code == SI_TKILL ||
-	    syscall(SYS_rt_tgsigqueueinfo, tgid, t->tid, p->sig, &p->si))
-		(void)syscall(SYS_tgkill, tgid, t->tid, p->sig); /* ESRCH */
+	const struct tracee_kept *k = &p->k;
+	if (!k->have_si || k->si.si_code >= 0 || k->si.si_code == SI_TKILL ||
+	    syscall(SYS_rt_tgsigqueueinfo, tgid, t->tid, k->sig, &k->si))
+		(void)syscall(SYS_tgkill, tgid, t->tid, k->sig); /* ESRCH */
 	free(p);
 }
 

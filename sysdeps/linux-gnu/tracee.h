@@ -154,7 +154,6 @@ int tracee_cont_trap(struct task *t);
  * tracee_take_pending_signal takes the oldest (0 for none). */
 int tracee_take_pending_signal(struct task *t);
 void tracee_set_pending_signal(struct task *t, int sig);
-bool tracee_has_pending_signal(const struct task *t);
 /* At a signal-delivery stop of T (one of our traps): T's oldest kept
  * signal, taken into *K; returns it, 0 for none.  tracee_resume_kept
  * resumes T with it and its siginfo.  A signal that T blocks then

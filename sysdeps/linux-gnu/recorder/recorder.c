@@ -463,13 +463,11 @@ static int hook(struct rec_shared *s, struct rec_shadow *sh, struct rec_call *r,
 	return 0;
 }
 
-/* The bytes a plan of BOUND (0: none) may add to a record of HEAD
- * bytes, within the record's limit. */
-static uint64_t plan_room(const struct rec_shared *s, uint64_t plan,
-			  uint64_t bound, uint64_t head)
+/* The bytes plans of BOUND bytes at most (0: no plan) may add to a
+ * record of HEAD bytes, within the record's limit. */
+static uint64_t plan_room(const struct rec_shared *s, uint64_t bound,
+			  uint64_t head)
 {
-	if (!plan)
-		return 0;
 	uint64_t room = s->max_record - head;
 	return bound < room ? bound : room;
 }
@@ -489,7 +487,7 @@ uint64_t rec_enter(struct rec_frame *f)
 	if (res.sh && (want || tail))
 		shadow_resync(s, res.sh, sp, !tail);
 	uint64_t room =
-		plan_room(s, fn->plan, fn->bound, sizeof(struct rec_call));
+		plan_room(s, fn->plan ? fn->bound : 0, sizeof(struct rec_call));
 	union rec_sync_buf buf;
 	struct rec_call *r =
 		begin(s, &res, rec_align(sizeof(struct rec_call) + room), &buf);
@@ -590,7 +588,7 @@ uint64_t rec_leave(struct rec_rframe *f)
 	if (!res.sh || !shadow_pop(s, res.sh, sp, &e, 0))
 		return 0; /* rec_return traps at rec_trap_lost */
 	uint64_t bound = chain_bound(s, res.sh, &e);
-	uint64_t room = plan_room(s, bound, bound, sizeof(struct rec_return));
+	uint64_t room = plan_room(s, bound, sizeof(struct rec_return));
 	union rec_sync_buf buf;
 	struct rec_return *r =
 		begin(s, &res, rec_align(sizeof(*r) + room), &buf);
