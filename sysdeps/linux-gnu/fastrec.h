@@ -12,6 +12,15 @@
  *			drainer thread
  *	fastrec.c	the state below: a process's recorder, its memory,
  *			its threads, its readable ranges
+ *
+ * Two threads of the tracer run this code: the event loop's and the
+ * drainer (fastdrain.c).  The loop holds the mutex of fast_lock except
+ * while it waits for a stop; the drainer takes it for each of its
+ * drains.  So every file-scope variable of the fast*.c files, every
+ * struct fastrec, and what a drain reaches in the rest of the tracer
+ * (tasks, frames, the output) is touched under that lock alone.  The
+ * one exception is drainer_stop, an atomic word that fast_stop sets to
+ * end the drainer's futex sleep.
  */
 #ifndef LTRACE_FASTREC_H
 #define LTRACE_FASTREC_H
