@@ -41,6 +41,20 @@ void calls_init(const struct options *o)
  * tracer's memory stays bounded (DESIGN.md, "Errors"). */
 #define CALLS_MAX_TEXTS 4096
 
+/* Pending calls of one task at most.  Past it the oldest half are
+ * dropped at once (the others moved down and indexed anew: a frame
+ * moved per call, on average), and the trace says so once, until the
+ * task is back under a quarter of the depth: a program
+ * whose calls never return (a callback that longjmps out, records
+ * written into --fast's ring) no longer grows the tracer without end.
+ * An honest program does not get there: an 8 MiB stack (the default
+ * RLIMIT_STACK and thread stack) holds 131072 levels of 64 bytes, less
+ * than one level of recursion through a library function and a
+ * callback takes (two return addresses, the library's saved registers,
+ * the callback's frame); 100000 such levels are all shown
+ * (hostile_tracee_deep).  At the cap a task's frames take about 9 MiB. */
+#define CALLS_MAX_FRAMES (1 << 17)
+
 /* How far apart two stack pointers may be and still be on one stack: a
  * handler on a sigaltstack elsewhere must not look like an unwinding. */
 #define SAME_STACK (8UL << 20)
@@ -244,13 +258,30 @@ static struct output_call out_call(const struct task *t, size_t i)
 	};
 }
 
+/* Room for one more pending call of T: past CALLS_MAX_FRAMES its
+ * oldest are dropped (their returns, if they come, match nothing),
+ * said in one line per episode. */
+static void make_room(struct task *t, bool print)
+{
+	if (t->nframes < CALLS_MAX_FRAMES / 4)
+		t->frames_dropped = false;
+	if (t->nframes < CALLS_MAX_FRAMES)
+		return;
+	if (!t->frames_dropped && print && !summary)
+		output_line(t->tid,
+			    "--- over %d calls pending: the oldest "
+			    "dropped ---",
+			    CALLS_MAX_FRAMES);
+	t->frames_dropped = true;
+	task_drop_oldest(t, CALLS_MAX_FRAMES / 2);
+}
+
 void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
 		uint64_t ret, uint64_t ret_sp, bool print)
 {
 	drop_unwound(t, ret, ret_sp);
-	struct frame *f = task_push_frame(t);
-	f->ret = ret;
-	f->ret_sp = ret_sp;
+	make_room(t, print);
+	struct frame *f = task_push_frame(t, ret, ret_sp);
 	f->plt = b;
 	f->id = ++next_id;
 	f->t_entry = output_now();
@@ -336,15 +367,11 @@ void call_return_tail(struct task *t, size_t i, struct callsite *cs, bool print)
 		(void)call_return(t, (size_t)k, cs, print);
 }
 
-/* Scan from the innermost call: recursion through one call site gives
- * several frames with the same return address and different stack
- * pointers. */
+/* The innermost: tail calls give several frames with the same return
+ * address and stack pointer (call_return_tail shows the others). */
 long call_match(const struct task *t, uint64_t ret, uint64_t sp)
 {
-	for (size_t i = t->nframes; i-- > 0;)
-		if (returns_at(&t->frames[i], ret, sp))
-			return (long)i;
-	return -1;
+	return task_find_frame(t, ret, sp);
 }
 
 void call_inherit(struct task *child, const struct task *parent,
@@ -355,13 +382,14 @@ void call_inherit(struct task *child, const struct task *parent,
 		const struct breakpoint *b = bpt_lookup(bpts, pf->plt->addr);
 		if (!b)
 			continue;
-		struct frame *f = task_push_frame(child);
-		*f = *pf;
+		struct frame *f = task_push_frame(child, pf->ret, pf->ret_sp);
+		*f = *pf; /* the index's links too: made anew below */
 		f->plt = b;
 		f->ct = NULL;
 		f->inherited = true;
 		f->id = ++next_id;
 	}
+	task_reindex(child);
 }
 
 static bool in_range(uint64_t a, uint64_t lo, uint64_t hi)
@@ -384,4 +412,5 @@ void call_forget_range(struct task *t, uint64_t lo, uint64_t hi)
 		t->frames[n++] = *f;
 	}
 	t->nframes = n;
+	task_reindex(t);
 }

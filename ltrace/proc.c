@@ -1,10 +1,8 @@
 #include "proc.h"
 
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
-#include "calltext.h"
 #include "hmap.h"
 #include "library.h"
 #include "xmalloc.h"
@@ -81,8 +79,7 @@ void task_free(struct task *t)
 {
 	hmap_remove(&tasks, hmap_find(&tasks, NULL, (uint64_t)t->tid));
 	last_found = NULL;
-	task_pop_frames(t, 0);
-	free(t->frames);
+	task_free_frames(t);
 	if (t->proc)
 		t->proc->ntasks--;
 	free(t);
@@ -121,25 +118,4 @@ void task_foreach(void (*fn)(struct task *t, void *data), void *data)
 	for (size_t i = 0; i < n; i++)
 		fn(all[i], data);
 	free(all);
-}
-
-struct frame *task_push_frame(struct task *t)
-{
-	if (t->nframes == t->capframes) {
-		t->capframes = t->capframes ? 2 * t->capframes : 16;
-		t->frames = xreallocarray(t->frames, t->capframes,
-					  sizeof(*t->frames));
-	}
-	struct frame *f = &t->frames[t->nframes++];
-	memset(f, 0, sizeof(*f));
-	return f;
-}
-
-void task_pop_frames(struct task *t, size_t i)
-{
-	while (t->nframes > i) {
-		struct frame *f = &t->frames[--t->nframes];
-		if (f->ct)
-			calltext_free(f->ct);
-	}
 }

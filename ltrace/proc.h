@@ -49,10 +49,15 @@ struct process {
 	struct process *next;
 };
 
-/* One traced call that has not returned yet. */
+/* One traced call that has not returned yet.  RET and RET_SP are the
+ * key of the task's frame index (frames.c): set by task_push_frame, and
+ * changed by nobody after. */
 struct frame {
 	uint64_t ret;	 /* return address */
 	uint64_t ret_sp; /* stack pointer once the call has returned */
+	/* The index's chain: 1 + the index of the next frame out in this
+	 * frame's bucket, 0 if none (frames.c). */
+	uint32_t below;
 	const struct breakpoint *plt;
 	struct calltext *ct;
 	unsigned long id; /* identifies the entry line for the output */
@@ -79,6 +84,14 @@ struct task {
 	struct frame *frames;
 	size_t nframes;
 	size_t capframes;
+	/* The frame index (frames.c): per bucket, 1 + the index of its
+	 * innermost frame, 0 if none; NBUCKET is CAPFRAMES. */
+	uint32_t *bucket;
+	size_t nbucket;
+	/* Its oldest pending calls were dropped, past CALLS_MAX_FRAMES,
+	 * and it was said: not again until it is back under a quarter of
+	 * that depth (calls.c). */
+	bool frames_dropped;
 	/* Stopped by the kernel before its parent reported the clone: it
 	 * waits here until we know which process it belongs to. */
 	bool orphan;
@@ -122,9 +135,23 @@ size_t task_count(void);
  * is given, and no other). */
 void task_foreach(void (*fn)(struct task *t, void *data), void *data);
 
-struct frame *task_push_frame(struct task *t);
+/* T's stack of pending calls and its index (frames.c). */
+
+/* A zeroed frame on top of T's stack, for a call returning to RET with
+ * the stack pointer at RET_SP, indexed. */
+struct frame *task_push_frame(struct task *t, uint64_t ret, uint64_t ret_sp);
 /* Pop frames above and including index I; frames above I never returned
  * and have their formatting state freed. */
 void task_pop_frames(struct task *t, size_t i);
+/* The index of T's innermost frame that returns to RET with the stack
+ * pointer at RET_SP, or -1: a few steps, whatever the depth. */
+long task_find_frame(const struct task *t, uint64_t ret, uint64_t ret_sp);
+/* Drop T's N oldest frames (their state freed); the others move down N
+ * places. */
+void task_drop_oldest(struct task *t, size_t n);
+/* Index T's frames anew, after they were moved or copied in place. */
+void task_reindex(struct task *t);
+/* Free T's frames and their index. */
+void task_free_frames(struct task *t);
 
 #endif

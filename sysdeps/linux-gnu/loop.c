@@ -91,12 +91,14 @@ static void stop_init(struct stop *s, struct task *t, bool at_entry)
 static void recheck_unwound(struct task *t, struct stop *s, uint64_t ret,
 			    uint64_t ret_sp)
 {
-	size_t n = call_unwound(t, ret_sp);
 	if (call_tail(t, ret, ret_sp)) {
-		if (!retbp_recheck(t, s->cs.mem, &s->regs, ret))
-			return;
-		call_abandon(t, n);
+		/* Before call_unwound, which would walk every frame of a
+		 * chain of tail calls at each one. */
+		if (retbp_recheck(t, s->cs.mem, &s->regs, ret))
+			call_abandon(t, call_unwound(t, ret_sp));
+		return;
 	}
+	size_t n = call_unwound(t, ret_sp);
 	for (size_t k = n; k < t->nframes; k++)
 		retbp_recheck(t, s->cs.mem, &s->regs, t->frames[k].ret);
 }

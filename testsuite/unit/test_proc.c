@@ -1,6 +1,7 @@
 /* Processes and tasks (ltrace/proc.c): the task table, whose lookup
  * keeps the task it found last, which must never outlive the task or
- * shadow a new one of the same tid. */
+ * shadow a new one of the same tid; a task's frames and their index
+ * (ltrace/frames.c). */
 #include "check.h"
 #include "proc.h"
 
@@ -43,9 +44,37 @@ static void test_reused_tid(void)
 	CHECK(task_count() == 0);
 }
 
+/* The index finds the innermost frame of a key (tail calls share one)
+ * through pushes that grow the stack, pops, and the oldest dropped. */
+static void test_frames(void)
+{
+	struct process *p = process_new(300);
+	struct task *t = task_new(300, p);
+	CHECK(task_find_frame(t, 1, 2) == -1);
+	for (uint64_t i = 0; i < 1000; i++)
+		(void)task_push_frame(t, 0x1000 + i % 7, 0x8000 - 16 * i);
+	(void)task_push_frame(t, 0x1000 + 999 % 7, 0x8000 - 16 * 999);
+	CHECK(task_find_frame(t, 0x1000 + 999 % 7, 0x8000 - 16 * 999) == 1000);
+	CHECK(task_find_frame(t, 0x1000 + 5 % 7, 0x8000 - 16 * 5) == 5);
+	CHECK(task_find_frame(t, 0x1000 + 5 % 7, 0x8000 - 16 * 6) == -1);
+	task_pop_frames(t, 1000);
+	CHECK(task_find_frame(t, 0x1000 + 999 % 7, 0x8000 - 16 * 999) == 999);
+	task_pop_frames(t, 999);
+	CHECK(task_find_frame(t, 0x1000 + 999 % 7, 0x8000 - 16 * 999) == -1);
+	task_drop_oldest(t, 500);
+	CHECK(t->nframes == 499);
+	CHECK(task_find_frame(t, 0x1000 + 5 % 7, 0x8000 - 16 * 5) == -1);
+	CHECK(task_find_frame(t, 0x1000 + 600 % 7, 0x8000 - 16 * 600) == 100);
+	CHECK(task_push_frame(t, 0x1000 + 600 % 7, 0x8000 - 16 * 600) ==
+	      &t->frames[499]);
+	CHECK(task_find_frame(t, 0x1000 + 600 % 7, 0x8000 - 16 * 600) == 499);
+	task_drop(t);
+}
+
 int main(void)
 {
 	test_lookup();
 	test_reused_tid();
+	test_frames();
 	return check_exit();
 }
