@@ -14,7 +14,7 @@ n=2000
 TMO=30 lt_bg -f -o trace "$BIN/fast_forkhead" $n >out.traced 2>err
 t=$!
 tracer_pid "$t"
-cleanup_pids+=("$t")
+cleanup_pids+=("$t" "$tpid")
 hwm=0
 for ((i = 0; i < 2000; i++)); do
 	h=$(awk '/^VmHWM:/ { print $2 }' "/proc/$tpid/status" 2>/dev/null)

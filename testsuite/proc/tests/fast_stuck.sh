@@ -20,7 +20,9 @@ TMO=60 lt_bg -o trace "$BIN/fast_stuck" $n "$1" a.ready a.stop >out.traced \
 	2>err
 t=$!
 tracer_pid "$t"
-cleanup_pids+=("$t")
+cleanup_pids+=("$t" "$tpid")
+# The program waits for a.stop: let it end whatever the test's end.
+trap 'touch a.stop; on_exit' EXIT
 wait_file a.ready 20 || fail "the program never made its calls" \
 	"$(tail -3 trace 2>/dev/null)" "$(cat err)"
 hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$tpid/status")
