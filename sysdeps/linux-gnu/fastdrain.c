@@ -301,10 +301,17 @@ static uint64_t waited(struct process *p, struct fastrec *f, uint64_t end,
 	return fastpoison_drop(p, f, head, recs);
 }
 
-/* Show the records of F's ring copied from TAIL to END, from the copy. */
-static void show_records(struct process *p, struct fastrec *f, uint64_t tail,
-			 uint64_t end)
+/* The records of F's ring copied from TAIL to END consumed: their room
+ * given back, then they are shown, from the copy (the program's writers
+ * go on meanwhile instead of filling the ring and waiting, stopped, for
+ * the whole of the formatting). */
+static void consume(struct process *p, struct fastrec *f, uint64_t tail,
+		    uint64_t end)
 {
+	if (end == tail)
+		return;
+	f->tail = end;
+	(void)mem_write(p->memfd, FASTREC_FIELD(f, tail), &end, sizeof(end));
 	for (uint64_t pos = tail; pos < end;) {
 		const struct rec_hdr *h;
 		if (rec_record_at(ring_copy, f->l.ring, pos, end - pos, &h) <=
@@ -359,15 +366,7 @@ uint64_t fastdrain_drain(struct process *p)
 	clock_point();
 	bool bad;
 	uint64_t end = committed_end(f, tail, head, &bad);
-	/* The room goes back before the records are shown, from the copy:
-	 * the program's writers go on meanwhile instead of filling the
-	 * ring and waiting, stopped, for the whole of the formatting. */
-	if (end != tail) {
-		f->tail = end;
-		(void)mem_write(p->memfd, FASTREC_FIELD(f, tail), &end,
-				sizeof(end));
-		show_records(p, f, tail, end);
-	}
+	consume(p, f, tail, end);
 	if (bad) {
 		fastpoison(p, f, "a malformed record in its ring");
 		return end - tail + fastpoison_drop(p, f, head, w[2]);

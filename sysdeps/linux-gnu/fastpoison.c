@@ -19,7 +19,7 @@
 #include "recorder/ring.h"
 
 /* The least size of a record in the ring, but a pad's. */
-#define FAST_MIN_RECORD                                            \
+#define FAST_MIN_RECORD                                                 \
 	rec_align(sizeof(struct rec_call) < sizeof(struct rec_return) ? \
 			  sizeof(struct rec_call) :                     \
 			  sizeof(struct rec_return))
