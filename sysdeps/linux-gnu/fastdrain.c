@@ -279,10 +279,28 @@ static uint64_t committed_end(struct fastrec *f, uint64_t tail, uint64_t head,
 	return pos;
 }
 
+static void consume(struct process *p, struct fastrec *f, uint64_t tail,
+		    uint64_t end);
+
+/* After END in F's ring copy, up to HEAD: the first record committed
+ * and whole, or HEAD.  A commit word names its record's position: the
+ * stale bytes of an earlier lap never pass for one. */
+static uint64_t resync(struct fastrec *f, uint64_t end, uint64_t head)
+{
+	for (uint64_t pos = end + REC_ALIGN; pos < head; pos += REC_ALIGN) {
+		const struct rec_hdr *h;
+		if (rec_record_at(ring_copy, f->l.ring, pos, head - pos, &h) ==
+		    1)
+			return pos;
+	}
+	return head;
+}
+
 /* The drain of P (recorder F) ended at END, before HEAD, at a record not
  * committed yet (RECS, the recorder's count of records): the tracer's
- * waiting on it summed, and past FAST_STUCK_NS the ring given up and
- * the bytes up to the head dropped.  Returns the bytes dropped. */
+ * waiting on it summed, and past FAST_STUCK_NS the ring given up, the
+ * record skipped, and the committed records after it shown (those not
+ * whole yet wait for the next drain).  Returns the bytes consumed. */
 static uint64_t waited(struct process *p, struct fastrec *f, uint64_t end,
 		       uint64_t head, uint64_t recs)
 {
@@ -298,7 +316,16 @@ static uint64_t waited(struct process *p, struct fastrec *f, uint64_t end,
 	if (f->wait_ns < FAST_STUCK_NS)
 		return 0;
 	fastpoison(p, f, "a record in its ring was never committed");
-	return fastpoison_drop(p, f, head, recs);
+	uint64_t next = resync(f, end, head);
+	if (next == head)
+		return fastpoison_drop(p, f, head, recs);
+	/* No record was committed in [END, NEXT): none is lost there. */
+	f->tail = next;
+	(void)mem_write(p->memfd, FASTREC_FIELD(f, tail), &next, sizeof(next));
+	bool bad;
+	uint64_t to = committed_end(f, next, head, &bad);
+	consume(p, f, next, to);
+	return to - end;
 }
 
 /* The records of F's ring copied from TAIL to END consumed: their room
