@@ -247,6 +247,8 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 	else if (!fastrec_mapped(p) &&
 		 (fastrec_of(p)->failed || setup(t, p->fast, regs)))
 		why = "no recorder in this process";
+	else if (p->fast->broken)
+		why = "its recorder was given up";
 	else if (p->fast->nfunc == FAST_NFUNC)
 		why = "the function table is full";
 	else if (fp.bound + sizeof(struct rec_call) >

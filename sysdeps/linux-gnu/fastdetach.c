@@ -235,10 +235,16 @@ void fast_fork(struct process *child, const struct process *parent)
 	free_slots(f, child->pid, child->memfd, keep);
 	child_ring(f, child->pid, child->memfd);
 	fasttrap_exits_restore(child->memfd, f);
-	uint64_t head;
-	if (fastrec_read(child->pid, FASTREC_FIELD(f, head), &head,
-			 sizeof(head)) == 0)
-		f->tail = head;
+	/* The parent's records, reserved before the fork, are the
+	 * parent's: the child's count starts from the recorder's. */
+	uint64_t w[3]; /* head, range_misses, records */
+	if (fastrec_read(child->pid, FASTREC_FIELD(f, head), w, sizeof(w)) ==
+	    0) {
+		f->tail = w[0];
+		f->counted = w[2];
+	}
+	f->lost_room = 0;
+	f->wait_last = 0;
 	f->nthreads = 0;
 	struct task *t = task_lookup(child->pid);
 	if (t && keep)

@@ -32,6 +32,7 @@
 #include "recorder/recread.h"
 #include "recorder/ring.h"
 #include "recregs.h"
+#include "termsig.h"
 #include "tracee.h"
 #include "xmalloc.h"
 
@@ -233,39 +234,44 @@ static void show_record(struct process *p, struct fastrec *f,
 		show_return(p, f, (const struct rec_return *)h);
 }
 
-/* ---- draining ---- */
-
-/* A ring no longer read (a malformed record, a corrupt head): its room
- * is given back unread, so that the program's writers never wait on a
- * full ring for good.  Returns the bytes dropped. */
-static uint64_t drop_all(struct process *p, struct fastrec *f, uint64_t head)
+/* Whether H, a record copied whole into the tracer (its size checked),
+ * is a call or a return whose chunks fit in it. */
+static bool sync_valid(const struct rec_hdr *h)
 {
-	if (head - f->tail > f->l.ring || head == f->tail)
-		return 0;
-	uint64_t n = head - f->tail;
-	f->tail = head;
-	(void)mem_write(p->memfd, FASTREC_FIELD(f, tail), &head, sizeof(head));
-	return n;
+	if (h->type == REC_CALL && h->size >= sizeof(struct rec_call))
+		return ((const struct rec_call *)h)->used <=
+		       h->size - sizeof(struct rec_call);
+	if (h->type == REC_RETURN && h->size >= sizeof(struct rec_return))
+		return ((const struct rec_return *)h)->used <=
+		       h->size - sizeof(struct rec_return);
+	return false;
 }
 
+/* ---- draining ---- */
+
+/* The time a record may stay uncommitted at the tail while the tracer
+ * waits on it before the ring is given up (fastpoison.c): the tracer's
+ * waiting, summed over the drains that found it so, each counted at
+ * most FAST_WAIT_STEP_NS (the gaps between stops, or the drainer's
+ * period, are no waiting).  A writer is a few microseconds inside its
+ * reservation; one preempted on a loaded machine, some milliseconds. */
+#define FAST_STUCK_NS (20ull * 1000 * 1000)
+#define FAST_WAIT_STEP_NS (1000ull * 1000)
+
 /* Where the committed records of F's ring, copied from TAIL to HEAD,
- * end.  A malformed record marks F broken, said once; one not committed
+ * end.  A malformed record ends them, and sets *BAD; one not committed
  * (or reserved after the head was read, over room a call gave back)
  * ends them too, and the next drain has it. */
-static uint64_t committed_end(const struct process *p, struct fastrec *f,
-			      uint64_t tail, uint64_t head)
+static uint64_t committed_end(struct fastrec *f, uint64_t tail, uint64_t head,
+			      bool *bad)
 {
 	uint64_t pos = tail;
+	*bad = false;
 	while (pos < head) {
 		const struct rec_hdr *h;
 		int rc = rec_record_at(ring_copy, f->l.ring, pos, head - pos,
 				       &h);
-		if (rc < 0) {
-			error_msg("--fast: process %d: a malformed record; "
-				  "its calls are no longer shown",
-				  (int)p->pid);
-			f->broken = true;
-		}
+		*bad = rc < 0;
 		if (rc <= 0)
 			break;
 		pos += h->size;
@@ -273,28 +279,82 @@ static uint64_t committed_end(const struct process *p, struct fastrec *f,
 	return pos;
 }
 
-uint64_t fastdrain_drain(struct process *p)
+static void consume(struct process *p, struct fastrec *f, uint64_t tail,
+		    uint64_t end);
+
+/* After END in F's ring copy, up to HEAD: the first record committed
+ * and whole, or HEAD.  A commit word names its record's position: the
+ * stale bytes of an earlier lap never pass for one. */
+static uint64_t resync(struct fastrec *f, uint64_t end, uint64_t head)
 {
-	struct fastrec *f = fastrec_mapped(p);
-	uint64_t w[2]; /* head, range_misses */
-	if (!f || fastrec_read(p->pid, FASTREC_FIELD(f, head), w, sizeof(w)))
-		return 0;
-	uint64_t head = w[0];
-	fastrec_ranges_check(p, f, w[1]);
-	if (f->broken)
-		return drop_all(p, f, head);
-	uint64_t size = f->l.ring, tail = f->tail;
-	f->uncommitted = false;
-	f->head = head;
-	if (head == tail)
-		return 0;
-	if (head - tail > size) {
-		error_msg("--fast: process %d: its ring's head is corrupt; "
-			  "its calls are no longer shown",
-			  (int)p->pid);
-		f->broken = true;
-		return 0;
+	for (uint64_t pos = end + REC_ALIGN; pos < head; pos += REC_ALIGN) {
+		const struct rec_hdr *h;
+		if (rec_record_at(ring_copy, f->l.ring, pos, head - pos, &h) ==
+		    1)
+			return pos;
 	}
+	return head;
+}
+
+/* The drain of P (recorder F) ended at END, before HEAD, at a record not
+ * committed yet (RECS, the recorder's count of records): the tracer's
+ * waiting on it summed, and past FAST_STUCK_NS the ring given up, the
+ * record skipped, and the committed records after it shown (those not
+ * whole yet wait for the next drain).  Returns the bytes consumed. */
+static uint64_t waited(struct process *p, struct fastrec *f, uint64_t end,
+		       uint64_t head, uint64_t recs)
+{
+	uint64_t now = fastrec_mono_ns();
+	if (f->wait_pos != end || !f->wait_last) {
+		f->wait_pos = end;
+		f->wait_ns = 0;
+	} else {
+		uint64_t d = now - f->wait_last;
+		f->wait_ns += d < FAST_WAIT_STEP_NS ? d : FAST_WAIT_STEP_NS;
+	}
+	f->wait_last = now;
+	if (f->wait_ns < FAST_STUCK_NS)
+		return 0;
+	fastpoison(p, f, "a record in its ring was never committed");
+	uint64_t next = resync(f, end, head);
+	if (next == head)
+		return fastpoison_drop(p, f, head, recs);
+	/* No record was committed in [END, NEXT): none is lost there. */
+	f->tail = next;
+	(void)mem_write(p->memfd, FASTREC_FIELD(f, tail), &next, sizeof(next));
+	bool bad;
+	uint64_t to = committed_end(f, next, head, &bad);
+	consume(p, f, next, to);
+	return to - end;
+}
+
+/* The records of F's ring copied from TAIL to END consumed: their room
+ * given back, then they are shown, from the copy (the program's writers
+ * go on meanwhile instead of filling the ring and waiting, stopped, for
+ * the whole of the formatting). */
+static void consume(struct process *p, struct fastrec *f, uint64_t tail,
+		    uint64_t end)
+{
+	if (end == tail)
+		return;
+	f->tail = end;
+	(void)mem_write(p->memfd, FASTREC_FIELD(f, tail), &end, sizeof(end));
+	for (uint64_t pos = tail; pos < end;) {
+		const struct rec_hdr *h;
+		if (rec_record_at(ring_copy, f->l.ring, pos, end - pos, &h) <=
+		    0)
+			break;
+		show_record(p, f, h);
+		records++;
+		f->counted += h->type != REC_PAD;
+		pos += h->size;
+	}
+}
+
+/* Copy P's ring (recorder F) from its tail to HEAD into ring_copy. */
+static bool copy_ring(struct process *p, struct fastrec *f, uint64_t head)
+{
+	uint64_t size = f->l.ring, tail = f->tail;
 	uint64_t off = tail & (size - 1), len = head - tail;
 	uint64_t first = off + len > size ? size - off : len;
 	struct iovec l[2] = { { ring_copy + off, first },
@@ -303,28 +363,45 @@ uint64_t fastdrain_drain(struct process *p)
 		{ (void *)(uintptr_t)(f->base + f->l.data + off), first },
 		{ (void *)(uintptr_t)(f->base + f->l.data), len - first },
 	};
-	if (fastrec_gather(p->pid, l, len > first ? 2 : 1, r,
-			   len > first ? 2 : 1) != (ssize_t)len)
+	return fastrec_gather(p->pid, l, len > first ? 2 : 1, r,
+			      len > first ? 2 : 1) == (ssize_t)len;
+}
+
+/* Every value read from the ring's header (head, the recorder's
+ * counts) is read once, into W, and checked there: a head more than a
+ * lap from the tail, a malformed record, a record never committed give
+ * the ring up (fastpoison.c), whose room then goes back unread. */
+uint64_t fastdrain_drain(struct process *p)
+{
+	struct fastrec *f = fastrec_mapped(p);
+	uint64_t w[3]; /* head, range_misses, records */
+	if (!f || fastrec_read(p->pid, FASTREC_FIELD(f, head), w, sizeof(w)))
+		return 0;
+	uint64_t head = w[0], tail = f->tail;
+	fastrec_ranges_check(p, f, w[1]);
+	f->uncommitted = false;
+	f->head = head;
+	f->records_seen = w[2];
+	if (head == tail)
+		return 0;
+	if (head - tail > f->l.ring) {
+		fastpoison(p, f, "its ring's head is corrupt");
+		return fastpoison_drop(p, f, head, w[2]);
+	}
+	if (!copy_ring(p, f, head))
 		return 0;
 	clock_point();
-	uint64_t end = committed_end(p, f, tail, head);
-	f->uncommitted = !f->broken && end < head;
-	if (end == tail)
-		return 0;
-	/* The room goes back before the records are shown, from the copy:
-	 * the program's writers go on meanwhile instead of filling the
-	 * ring and waiting, stopped, for the whole of the formatting. */
-	f->tail = end;
-	(void)mem_write(p->memfd, FASTREC_FIELD(f, tail), &end, sizeof(end));
-	for (uint64_t pos = tail; pos < end;) {
-		const struct rec_hdr *h;
-		if (rec_record_at(ring_copy, size, pos, end - pos, &h) <= 0)
-			break;
-		show_record(p, f, h);
-		records++;
-		pos += h->size;
+	bool bad;
+	uint64_t end = committed_end(f, tail, head, &bad);
+	consume(p, f, tail, end);
+	if (bad) {
+		fastpoison(p, f, "a malformed record in its ring");
+		return end - tail + fastpoison_drop(p, f, head, w[2]);
 	}
-	return end - tail;
+	if (end == head || f->broken)
+		return end - tail;
+	f->uncommitted = true;
+	return end - tail + waited(p, f, end, head, w[2]);
 }
 
 struct others {
@@ -391,39 +468,50 @@ void fastdrain_settled(struct process *p, const struct task *self, int rounds)
  * trap again as soon as they are resumed: waitpid(-1) hands out the
  * same few tasks first, and it would never run (fork_lift: 1 run in 30
  * hung so).  Every 1 ms the other threads' reports are taken, to be
- * handled next, and T goes on without room. */
+ * handled next, and T goes on without room.  The wait ends after
+ * FAST_FULL_NS, or at once at the tracer's SIGINT, SIGTERM or SIGHUP; a
+ * record that stays uncommitted gives the ring up (fastdrain_drain).
+ * In a ring given up, a full ring's room goes back unread. */
+#define FAST_FULL_NS (100ull * 1000 * 1000)
+
 void fastdrain_full(struct task *t, struct process *p)
 {
 	struct fastrec *f = p->fast;
+	uint64_t until = fastrec_mono_ns() + FAST_FULL_NS;
+	uint64_t made = 0;
 	f->stalled = false;
-	for (int i = 0; i < 2000 && !fastdrain_drain(p) && f->uncommitted;
-	     i++) {
-		if (i % 20 == 19 && take_others(t, p))
+	for (int i = 0; !(made = fastdrain_drain(p)) && f->uncommitted; i++) {
+		if (termsig_caught() || fastrec_mono_ns() > until ||
+		    (i % 20 == 19 && take_others(t, p)))
 			break;
 		struct timespec ts = { 0, 50000 };
 		nanosleep(&ts, NULL);
 	}
+	if (!made && f->broken)
+		made = fastpoison_drop(p, f, f->head, f->records_seen);
 	f->stalled = f->uncommitted;
 }
 
+/* The record that a writer built on its stack is the program's to
+ * change while the tracer reads it: read once, its header first for
+ * its size, then the whole of it, and only that copy used, its size
+ * checked there again.  One that does not hold is said lost. */
 void fastdrain_sync(struct process *p, struct fastrec *f, uint64_t addr)
 {
 	union {
 		struct rec_hdr h;
 		unsigned char b[sizeof(struct rec_call) + REC_SYNC_ROOM + 256];
 	} u;
+	struct rec_hdr h;
 	fastdrain_drain(p);
-	if (fastrec_read(p->pid, addr, &u.h, sizeof(u.h)) ||
-	    u.h.size > sizeof(u) || u.h.size < sizeof(u.h) ||
-	    u.h.size % REC_ALIGN || fastrec_read(p->pid, addr, u.b, u.h.size))
+	if (fastrec_read(p->pid, addr, &h, sizeof(h)) || h.size > sizeof(u) ||
+	    h.size < sizeof(h) || h.size % REC_ALIGN ||
+	    fastrec_read(p->pid, addr, u.b, h.size) || u.h.size != h.size ||
+	    !sync_valid(&u.h)) {
+		fastpoison_lost(p, 1);
 		return;
-	if (u.h.type == REC_CALL && u.h.size >= sizeof(struct rec_call)) {
-		struct rec_call *c = (struct rec_call *)u.b;
-		if (c->used <= u.h.size - sizeof(*c))
-			show_call(p, f, c);
-	} else {
-		show_record(p, f, &u.h);
 	}
+	show_record(p, f, &u.h);
 }
 
 /* Every process's records shown: the bytes of ring consumed. */

@@ -10,6 +10,8 @@
  *	fasttrap.c	the recorder's traps; leaving its code
  *	fastdrain.c	the rings drained and their records shown; the
  *			drainer thread
+ *	fastpoison.c	a ring given up: its process back in ptrace mode,
+ *			the records lost counted
  *	fastrec.c	the state below: a process's recorder, its memory,
  *			its threads, its readable ranges
  *
@@ -75,7 +77,7 @@ struct fastrec {
 	uint64_t target[FAST_NFUNC];
 	/* The ring as the drains left it (fastdrain.c). */
 	uint64_t tail;	     /* the ring's tail, as last stored */
-	bool broken;	     /* a malformed record: reading stopped */
+	bool broken;	     /* the ring was given up (fastpoison.c) */
 	bool uncommitted;    /* the last drain stopped at a record not
 				committed yet */
 	bool stuck;	     /* a settle gave up at STUCK_TAIL */
@@ -84,6 +86,13 @@ struct fastrec {
 	/* The last full ring's wait ended with no room: the record at the
 	 * tail is another thread's, which is stopped (fastdrain_full). */
 	bool stalled;
+	/* Records accounted for: the recorder's count of records (the last
+	 * drain read it into RECORDS_SEEN) that the tracer showed or said
+	 * were lost; how many more the bytes dropped unread could have
+	 * held; the record not committed at WAIT_POS and the time the
+	 * tracer waited on it (fastdrain.c, fastpoison.c). */
+	uint64_t counted, records_seen, lost_room;
+	uint64_t wait_pos, wait_ns, wait_last;
 	/* The threads whose TLS pointer is known (fastrec.c). */
 	struct fastrec_thread threads[FAST_THREADS];
 	size_t nthreads;
@@ -184,6 +193,25 @@ void fastdrain_full(struct task *t, struct process *p);
 /* Show the record that a writer of P (recorder F) built on its stack,
  * at ADDR, after the ring's. */
 void fastdrain_sync(struct process *p, struct fastrec *f, uint64_t addr);
+
+/* ---- fastpoison.c ---- */
+
+/* Give up P's ring (recorder F), for WHY, once: said on stderr, the GOT
+ * slots pointed back at their stubs, whose breakpoints go back in; the
+ * process goes on in ptrace mode.  The ring is still read, from where
+ * the drain that calls this moves its tail on. */
+void fastpoison(struct process *p, struct fastrec *f, const char *why);
+
+/* The bytes of F's ring from its tail to HEAD (any value: it is the
+ * program's) dropped unread, and the tail stored at HEAD: the records
+ * they held, by the recorder's count RECS less those accounted for and
+ * at most as many as the bytes could hold, said lost.  Returns the bytes
+ * dropped (a lap at most). */
+uint64_t fastpoison_drop(struct process *p, struct fastrec *f, uint64_t head,
+			 uint64_t recs);
+
+/* N records of P lost: "--- N calls not recorded ---" (none when 0). */
+void fastpoison_lost(struct process *p, uint64_t n);
 
 /* ---- fasttrap.c ---- */
 

@@ -1,0 +1,146 @@
+/* A program that makes every call the --fast recorder records build its
+ * record on the stack and hand it over by a trap (its shadow slot's
+ * count of writers pending set to 1, as if a signal handler had
+ * interrupted one), while a second thread rewrites each such call
+ * record, once committed, between its own bytes and a header whose size,
+ * used bytes and first chunk reach a megabyte past it: a tracer that
+ * reads the record twice may take the size of one read for the bytes of
+ * the other.  N calls of strlen("hello"); untraced, or in ptrace mode,
+ * there is no recorder: the calls are made all the same.  Each call is
+ * made on a stack of its own, never used again: the second thread may
+ * write a record's old place after the call went on.
+ * Usage: fast_flip N */
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+
+#include "recfind.h"
+#include "../../../sysdeps/linux-gnu/recorder/plan.h"
+
+static struct rec_shared *s;
+static volatile int done;
+static char *volatile stack_hi;
+static ucontext_t back, one;
+static long total;
+
+#define STACK (16 << 10)
+
+/* Whether C is the committed synchronous call record number SEQ. */
+static int is_call(const struct rec_call *c, uint64_t seq)
+{
+	return __atomic_load_n(&c->h.commit, __ATOMIC_ACQUIRE) ==
+		       rec_commit_word(REC_SYNC_BIT | seq) &&
+	       c->h.type == REC_CALL;
+}
+
+/* The committed synchronous call record number SEQ in [lo, hi), or NULL;
+ * where the last one was looked at first. */
+static struct rec_call *find(uint64_t seq, char *lo, char *hi)
+{
+	static struct rec_call *last;
+	if (last && is_call(last, seq))
+		return last;
+	lo = (char *)((uintptr_t)lo & ~(uintptr_t)15);
+	for (char *at = lo; at + sizeof(struct rec_call) <= hi; at += 16)
+		if (is_call((struct rec_call *)at, seq))
+			return last = (struct rec_call *)at;
+	return NULL;
+}
+
+static struct rec_shadow *slot;
+
+/* Rewrite C, record SEQ, between its bytes and the bad header while
+ * its writer is inside it (stopped at its trap): the stack there is the
+ * recorder's again once it goes on. */
+static void flip(struct rec_call *c, uint64_t seq)
+{
+	struct rec_call good = *c;
+	struct plan_chunk ch0 = *(struct plan_chunk *)(c + 1);
+	struct plan_chunk bad = ch0;
+	bad.addr = ch0.addr - (1u << 20);
+	bad.len = (1u << 20) + 64;
+	while (!done && slot->pending > 1 && is_call(c, seq)) {
+		c->h.size = 2u << 20;
+		c->used = (2u << 20) - sizeof(*c);
+		*(struct plan_chunk *)(c + 1) = bad;
+		__asm__ volatile("" ::: "memory");
+		c->h.size = good.h.size;
+		c->used = good.used;
+		*(struct plan_chunk *)(c + 1) = ch0;
+		__asm__ volatile("" ::: "memory");
+	}
+}
+
+static void *flipper(void *arg)
+{
+	(void)arg;
+	while (!done) {
+		uint64_t seq = __atomic_load_n(&s->sync_seq, __ATOMIC_ACQUIRE);
+		char *hi = stack_hi;
+		struct rec_call *c = hi ? find(seq, hi - STACK, hi) : NULL;
+		if (c)
+			flip(c, seq);
+	}
+	return NULL;
+}
+
+/* This thread's shadow stack slot, or NULL. */
+static struct rec_shadow *own_slot(void)
+{
+	uint64_t tcb;
+	__asm__("mov %%fs:0, %0" : "=r"(tcb));
+	uint64_t size = rec_shadow_size(s->depth);
+	for (uint32_t i = 0; i < s->nslot; i++) {
+		struct rec_shadow *sh =
+			(struct rec_shadow *)(s->shadow + i * size);
+		if (sh->owner == tcb)
+			return sh;
+	}
+	return NULL;
+}
+
+static void one_call(void)
+{
+	total += (long)strlen("hello");
+}
+
+/* A call of strlen on a stack of its own. */
+static int call_apart(void)
+{
+	char *st = mmap(NULL, STACK, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (st == MAP_FAILED || getcontext(&one))
+		return -1;
+	one.uc_stack.ss_sp = st;
+	one.uc_stack.ss_size = STACK;
+	one.uc_link = &back;
+	makecontext(&one, one_call, 0);
+	stack_hi = st + STACK;
+	return swapcontext(&back, &one);
+}
+
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? atol(argv[1]) : 200;
+	for (int i = 0; i < 5; i++)
+		total += (long)strlen("warm");
+	s = rec_find();
+	struct rec_shadow *sh = s ? own_slot() : NULL;
+	pthread_t th;
+	if (sh) {
+		slot = sh;
+		sh->pending = 1;
+		pthread_create(&th, NULL, flipper, NULL);
+	}
+	for (long i = 0; i < n; i++)
+		if (call_apart())
+			return 1;
+	done = 1;
+	if (sh) {
+		pthread_join(th, NULL);
+		sh->pending = 0;
+	}
+	printf("total %ld%s\n", total, s && !sh ? " (no slot)" : "");
+	return 0;
+}
