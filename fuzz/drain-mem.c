@@ -66,8 +66,8 @@ uint64_t fakemem_word(uint64_t off)
 void fakemem_schedule(unsigned after, uint64_t off, uint64_t value)
 {
 	if (fm.nw < MAX_WRITES && fm.size)
-		fm.w[fm.nw++] = (struct write){ fm.tick + after, off % fm.size,
-						value };
+		fm.w[fm.nw++] =
+			(struct write){ fm.tick + after, off % fm.size, value };
 }
 
 /* The writer's turn before a span is copied: the writes due now land,

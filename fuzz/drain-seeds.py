@@ -257,14 +257,32 @@ def sync_rewrite():
     words = [struct.unpack('<Q', rec[o:o + 8])[0] for o in (8, 32)]
     # The sync reads the head (an empty ring), the record's header, then
     # the record: both writes land before the last.
-    ops = [(OP_WRITE, 1, (at + 8) // 4, words[0]),
-           (OP_WRITE, 1, (at + 32) // 4, words[1]),
+    ops = [(OP_WRITE, 2, (at + 8) // 4, words[0]),
+           (OP_WRITE, 2, (at + 32) // 4, words[1]),
            (OP_SYNC, 0, r.size // 16, 0)]
     return seed(r, ops, stack=rec, filled=0)
 
 
+def sync_overlong():
+    """A hostile synchronous record of the largest size the tracer
+    takes (its chunks fill it): its count of chunk bytes runs past that
+    size (the tracer must refuse it), and a thread stores its header
+    again between the tracer's two reads, for now unchanged."""
+    r = Ring(0)
+    rec = bytearray(call(REC_SYNC_BIT | 3, F_PUTS, [S],
+                         cstr(S, 'x' * (880 - CALL_SIZE - 16 - 1)),
+                         sp=0x7ffd0800, site=0x401400))
+    assert len(rec) == 880  # fastdrain_sync's buffer
+    struct.pack_into('<I', rec, 36, 0x800)  # used
+    at = DATA_AT + r.size
+    word = struct.unpack('<Q', bytes(rec[8:16]))[0]
+    ops = [(OP_WRITE, 2, (at + 8) // 4, word),
+           (OP_SYNC, 0, r.size // 16, 0)]
+    return seed(r, ops, stack=bytes(rec), filled=0)
+
+
 SEEDS = [calls_returns, structs_arrays, floats_stack_format,
-         threads_nested, wrap, writer, sync, sync_rewrite]
+         threads_nested, wrap, writer, sync, sync_rewrite, sync_overlong]
 
 
 def main():

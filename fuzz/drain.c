@@ -85,7 +85,7 @@ struct op {
 
 /* The functions of the table, by index; one more has no prototype. */
 static const char *const names[] = {
-	"puts",	  "memcpy", "pipe2",  "atan2", "printf", "strtol",
+	"puts",	     "memcpy", "pipe2",	 "atan2", "printf", "strtol",
 	"nanosleep", "execve", "writev", "sum8",  "fmaxf",
 };
 #define NPROTO (sizeof(names) / sizeof(names[0]))
@@ -189,21 +189,25 @@ static void fill_region(const struct head *h, uint64_t ring,
 	memcpy(m + DATA_AT, image, len < room ? len : room);
 }
 
+/* Where OP_SYNC's record is: in the ring's data or the stack after it,
+ * or anywhere. */
+static uint64_t sync_addr(const struct op *o, uint64_t ring)
+{
+	if (o->when & 1)
+		return o->value;
+	return REGION + DATA_AT +
+	       (uint64_t)o->where * 16 % (ring + STACK_BYTES);
+}
+
 static void run_op(struct process *p, const struct op *o, uint64_t ring)
 {
-	uint64_t tail_word =
-		fakemem_word(offsetof(struct rec_shared, tail));
+	uint64_t tail_word = fakemem_word(offsetof(struct rec_shared, tail));
 	switch (o->kind % 4) {
 	case OP_DRAIN:
 		(void)fastdrain_drain(p);
 		break;
 	case OP_SYNC:
-		fastdrain_sync(p, p->fast,
-			       o->when & 1 ? o->value :
-					     REGION + DATA_AT +
-						     (uint64_t)o->where * 16 %
-							     (ring +
-							      STACK_BYTES));
+		fastdrain_sync(p, p->fast, sync_addr(o, ring));
 		break;
 	case OP_WRITE:
 		fakemem_schedule(o->when, (uint64_t)o->where * 4, o->value);
