@@ -1243,6 +1243,18 @@ static void test_reader(void)
 	*h = (struct rec_hdr){ rec_commit_word(64), 160, REC_CALL, 1 };
 	((struct rec_call *)h)->used = 0xffff;
 	CHECK(rec_record_at(ring, sizeof(ring), 64, 32, &got) == 0);
+	/* a position no record can have (a fork child's tail taken from
+	 * its head, which the program wrote), its commit word right: the
+	 * header would be read misaligned, and at the lap's last 8 bytes
+	 * past the copy's end (fuzz/regress/drain/misaligned_tail) */
+	struct rec_hdr *odd = (struct rec_hdr *)((char *)ring + 72);
+	memcpy(odd, &(struct rec_hdr){ rec_commit_word(72), 16, REC_PAD, 0 },
+	       sizeof(*odd));
+	CHECK(rec_record_at(ring, sizeof(ring), 72, 64, &got) == -EBADMSG);
+	uint64_t last = rec_commit_word(sizeof(ring) - 8);
+	memcpy((char *)ring + sizeof(ring) - 8, &last, sizeof(last));
+	CHECK(rec_record_at(ring, sizeof(ring), sizeof(ring) - 8, 64, &got) ==
+	      -EBADMSG);
 }
 
 int main(void)

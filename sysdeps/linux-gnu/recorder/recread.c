@@ -19,6 +19,11 @@ static uint32_t min_size(uint16_t type)
 int rec_record_at(const void *data, uint64_t size, uint64_t pos, uint64_t avail,
 		  const struct rec_hdr **out)
 {
+	/* Every record's position is a multiple of REC_ALIGN: another one
+	 * (a tail taken from a head the program wrote) would have its
+	 * header read misaligned, and at a lap's end past the copy. */
+	if (pos % REC_ALIGN)
+		return -EBADMSG;
 	uint64_t off = pos & (size - 1);
 	const struct rec_hdr *h =
 		(const struct rec_hdr *)((const char *)data + off);

@@ -20,8 +20,8 @@
  * (the batch ends there: a record reserved after the copy's head was
  * read, over room an earlier one gave back, can have its header in the
  * copy and not its body), -EBADMSG when its commit word is right but the
- * rest is not (a recorder that wrote out of turn: the tracer stops
- * reading this ring and says so). */
+ * rest is not, or POS is no multiple of REC_ALIGN (a recorder that wrote
+ * out of turn: the tracer stops reading this ring and says so). */
 int rec_record_at(const void *data, uint64_t size, uint64_t pos, uint64_t avail,
 		  const struct rec_hdr **out);
 
