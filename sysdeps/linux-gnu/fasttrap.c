@@ -27,9 +27,10 @@
  * meet on the way (a full ring, say). */
 #define FAST_LEAVE_STEPS 100000
 #define FAST_LEAVE_TRAPS 1000
-/* And the time it is given, all told: a tracer's own termination
- * signal ends it sooner (termsig_drive). */
-#define FAST_LEAVE_MS 500
+/* And the time it is given, all told, checked between its steps and
+ * runs: a tracer's own termination signal ends it sooner, and ends a
+ * wait for the thread too (termsig_drive). */
+#define FAST_LEAVE_NS 1000000000ull
 
 /* ---- traps ---- */
 
@@ -148,6 +149,19 @@ bool fast_trap(struct task *t, struct memsrc *m, struct arch_regs *regs)
 
 /* ---- leaving the recorder's code ---- */
 
+/* Whether fast_leave drives a thread: a fault of the recorder's memory
+ * then ends the drive, and is no sign of its being gone (below); and
+ * when the drive must end. */
+static bool driving;
+static uint64_t drive_end;
+
+/* Whether the drive must stop: a termination signal of the tracer's
+ * came, or its time is up. */
+static bool drive_over(void)
+{
+	return termsig_drive_cut() || fastrec_mono_ns() > drive_end;
+}
+
 /* Whether IP is in the recorder's code: its trampolines and blob. */
 static bool in_code(const struct fastrec *f, uint64_t ip)
 {
@@ -173,7 +187,7 @@ static bool copy_by_call(struct task *t, struct process *p,
 	    fastrec_read(p->pid, at, buf, sizeof(insn)) ||
 	    memcmp(buf, insn, sizeof(insn)))
 		return false;
-	while (r->r.rcx && !termsig_drive_cut()) {
+	while (r->r.rcx && !drive_over()) {
 		size_t n = r->r.rcx < sizeof(buf) ? r->r.rcx : sizeof(buf);
 		if (fastrec_read(p->pid, r->r.rsi, buf, n) ||
 		    mem_write(p->memfd, r->r.rdi, buf, n))
@@ -192,8 +206,8 @@ static bool copy_by_call(struct task *t, struct process *p,
 static bool step_leave(struct task *t, struct process *p, struct fastrec *f,
 		       struct memsrc *m, struct arch_regs *r)
 {
-	for (int i = 0; i < FAST_LEAVE_STEPS && in_code(f, arch_ip(r)) &&
-			!termsig_drive_cut();
+	for (int i = 0;
+	     i < FAST_LEAVE_STEPS && in_code(f, arch_ip(r)) && !drive_over();
 	     i++) {
 		if (copy_by_call(t, p, f, r))
 			continue;
@@ -231,7 +245,7 @@ static bool run_leave(struct task *t, struct process *p, struct fastrec *f,
 		return step_leave(t, p, f, m, r);
 	}
 	bool out = false;
-	for (int i = 0; i < FAST_LEAVE_TRAPS && !termsig_drive_cut(); i++) {
+	for (int i = 0; i < FAST_LEAVE_TRAPS && !drive_over(); i++) {
 		if (tracee_cont_trap(t) || tracee_get_regs(t->tid, r))
 			break;
 		fastrec_stats.leave_runs++;
@@ -256,18 +270,15 @@ static bool run_leave(struct task *t, struct process *p, struct fastrec *f,
 	return out;
 }
 
-/* Whether fast_leave drives a thread: a fault of the recorder's memory
- * then ends the drive, and is no sign of its being gone (below). */
-static bool driving;
-
-/* T driven alone out of the recorder's code, within FAST_LEAVE_MS and
+/* T driven alone out of the recorder's code, within FAST_LEAVE_NS and
  * until a termination signal of the tracer's: a fault on the way (the
  * program broke the recorder) or a thread that never gets out cannot
  * hold the tracer (issue 25: it resumed the faulting thread for ever). */
 static void drive(const struct task *t, bool on)
 {
 	driving = on;
-	termsig_drive(on ? t->tid : 0, FAST_LEAVE_MS);
+	drive_end = fastrec_mono_ns() + FAST_LEAVE_NS;
+	termsig_drive(on ? t->tid : 0);
 	tracee_drive(on ? termsig_drive_cut : NULL);
 }
 

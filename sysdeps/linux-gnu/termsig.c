@@ -28,7 +28,6 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <string.h>
-#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,10 +44,9 @@ static volatile sig_atomic_t in_wait, stop_sig, repeat_sig, tstp_self, tty_stop;
 static volatile pid_t wake_tid, program;
 
 /* A thread the tracer drives alone (termsig_drive), interrupted to end
- * the drive's wait when a termination signal comes (STOPS counts them)
- * or its time is up (LATE). */
+ * the drive's wait when a termination signal comes (STOPS counts them). */
 static volatile pid_t drive_tid;
-static volatile sig_atomic_t stops, drive_stops, drive_late;
+static volatile sig_atomic_t stops, drive_stops;
 
 static void wake_loop(void)
 {
@@ -114,53 +112,16 @@ static void on_tracer_signal(int sig, siginfo_t *si, void *ctx)
 	errno = saved;
 }
 
-static void on_drive_alarm(int sig)
+void termsig_drive(pid_t tid)
 {
-	int saved = errno;
-	(void)sig;
-	drive_late = 1;
-	if (drive_tid > 0)
-		(void)tracee_interrupt(drive_tid);
-	errno = saved;
-}
-
-/* SIGALRM, for the drives' time: restarted, so that no other system
- * call of the tracer's fails with EINTR. */
-static void drive_timer(unsigned ms)
-{
-	static bool caught;
-	struct itimerval it;
-	memset(&it, 0, sizeof(it));
-	it.it_value.tv_sec = ms / 1000;
-	it.it_value.tv_usec = (ms % 1000) * 1000;
-	if (!caught && ms) {
-		struct sigaction sa;
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_drive_alarm;
-		sa.sa_flags = SA_RESTART;
-		sigemptyset(&sa.sa_mask);
-		caught = sigaction(SIGALRM, &sa, NULL) == 0;
-	}
-	if (caught)
-		(void)setitimer(ITIMER_REAL, &it, NULL);
-}
-
-void termsig_drive(pid_t tid, unsigned ms)
-{
-	if (!tid) {
-		drive_timer(0);
-		drive_tid = 0;
-		return;
-	}
-	drive_late = 0;
-	drive_stops = stops;
+	if (tid)
+		drive_stops = stops;
 	drive_tid = tid;
-	drive_timer(ms);
 }
 
 bool termsig_drive_cut(void)
 {
-	return drive_late || stops != drive_stops;
+	return stops != drive_stops;
 }
 
 /* SIGTSTP only when the program's own may come: else the tracer's

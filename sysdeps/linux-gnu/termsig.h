@@ -27,11 +27,10 @@ void termsig_after(pid_t tid, const struct tracee_event *ev);
  * and exits 128 + it), or 0. */
 int termsig_caught(void);
 /* The tracer drives thread TID alone from now on (fasttrap.c: a thread
- * run out of the recorder), for at most MS ms; TID 0: the drive is
- * over.  A termination signal that comes meanwhile, or the end of that
- * time, interrupts TID (its stop ends a wait for it), and
- * termsig_drive_cut says so till the next drive. */
-void termsig_drive(pid_t tid, unsigned ms);
+ * run out of the recorder); TID 0: the drive is over.  A termination
+ * signal that comes meanwhile interrupts TID (its stop ends a wait for
+ * it), and termsig_drive_cut says so till the next drive. */
+void termsig_drive(pid_t tid);
 bool termsig_drive_cut(void);
 
 #endif
