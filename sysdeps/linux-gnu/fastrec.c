@@ -172,10 +172,10 @@ bool fast_fault(struct task *t, int sig)
 	struct arch_regs r;
 	uint64_t addr;
 	if (!f || (sig != SIGSEGV && sig != SIGBUS) ||
-	    tracee_get_regs(t->tid, &r) ||
-	    arch_ip(&r) != f->base + f->l.blob + rec_blob_copy_insn ||
-	    !tracee_faulted(t->tid, &addr))
+	    tracee_get_regs(t->tid, &r) || !tracee_faulted(t->tid, &addr))
 		return false;
+	if (arch_ip(&r) != f->base + f->l.blob + rec_blob_copy_insn)
+		return fasttrap_gone(t, p, f, &r, addr);
 	arch_set_ip(&r, f->base + f->l.blob + rec_blob_copy_fixup);
 	if (tracee_set_regs(t->tid, &r))
 		return false;

@@ -224,4 +224,16 @@ void fasttrap_want_returns(struct task *t, struct memsrc *m,
  * int3 of fast_leave's that a fork copied into a child. */
 void fasttrap_exits_restore(int memfd, const struct fastrec *f);
 
+/* T of P (recorder F, registers R) faulted at ADDR, not in a copy: if
+ * ADDR is F's region, the program unmapped or protected it, and the
+ * recorder is given up, said once on stderr: each function handed over
+ * goes back to its stub (GOT slot, int3), the records that can still
+ * be read are shown, and P has no recorder from then on.  True when the
+ * fault was the call of a trampoline, which then goes on through its
+ * stub's breakpoint (T's IP moved): T is resumed without the signal;
+ * false, the program gets it (its handler runs, or it dies of it, as
+ * without the recorder).  Never while fast_leave drives a thread. */
+bool fasttrap_gone(struct task *t, struct process *p, struct fastrec *f,
+		   struct arch_regs *r, uint64_t addr);
+
 #endif

@@ -7,13 +7,17 @@
 #include <string.h>
 
 #include "arch.h"
+#include "bpt.h"
+#include "error.h"
 #include "fast.h"
 #include "fastrec.h"
 #include "mem.h"
 #include "proc.h"
 #include "procfs.h"
 #include "recorder/recblob.h"
+#include "rectramp.h"
 #include "retbp.h"
+#include "termsig.h"
 #include "tracee.h"
 
 /* Steps given a thread to leave the recorder's code before a signal is
@@ -23,6 +27,10 @@
  * meet on the way (a full ring, say). */
 #define FAST_LEAVE_STEPS 100000
 #define FAST_LEAVE_TRAPS 1000
+/* And the time it is given, all told, checked between its steps and
+ * runs: a tracer's own termination signal ends it sooner, and ends a
+ * wait for the thread too (termsig_drive). */
+#define FAST_LEAVE_NS 1000000000ull
 
 /* ---- traps ---- */
 
@@ -141,6 +149,19 @@ bool fast_trap(struct task *t, struct memsrc *m, struct arch_regs *regs)
 
 /* ---- leaving the recorder's code ---- */
 
+/* Whether fast_leave drives a thread: a fault of the recorder's memory
+ * then ends the drive, and is no sign of its being gone (below); and
+ * when the drive must end. */
+static bool driving;
+static uint64_t drive_end;
+
+/* Whether the drive must stop: a termination signal of the tracer's
+ * came, or its time is up. */
+static bool drive_over(void)
+{
+	return termsig_drive_cut() || fastrec_mono_ns() > drive_end;
+}
+
 /* Whether IP is in the recorder's code: its trampolines and blob. */
 static bool in_code(const struct fastrec *f, uint64_t ip)
 {
@@ -160,10 +181,13 @@ static bool copy_by_call(struct task *t, struct process *p,
 	static const unsigned char insn[2] = { 0xf3, 0xa4 };
 	uint64_t at = f->base + f->l.blob + rec_blob_copy_insn;
 	unsigned char buf[4096];
-	if (arch_ip(r) != at || fastrec_read(p->pid, at, buf, sizeof(insn)) ||
+	/* No copy of the recorder's is longer than a record: a longer
+	 * one is the program's doing, and is stepped (bounded). */
+	if (arch_ip(r) != at || r->r.rcx > rec_max_record(&f->l) ||
+	    fastrec_read(p->pid, at, buf, sizeof(insn)) ||
 	    memcmp(buf, insn, sizeof(insn)))
 		return false;
-	while (r->r.rcx) {
+	while (r->r.rcx && !drive_over()) {
 		size_t n = r->r.rcx < sizeof(buf) ? r->r.rcx : sizeof(buf);
 		if (fastrec_read(p->pid, r->r.rsi, buf, n) ||
 		    mem_write(p->memfd, r->r.rdi, buf, n))
@@ -182,7 +206,9 @@ static bool copy_by_call(struct task *t, struct process *p,
 static bool step_leave(struct task *t, struct process *p, struct fastrec *f,
 		       struct memsrc *m, struct arch_regs *r)
 {
-	for (int i = 0; i < FAST_LEAVE_STEPS && in_code(f, arch_ip(r)); i++) {
+	for (int i = 0;
+	     i < FAST_LEAVE_STEPS && in_code(f, arch_ip(r)) && !drive_over();
+	     i++) {
 		if (copy_by_call(t, p, f, r))
 			continue;
 		if (tracee_step_trap(t) || tracee_get_regs(t->tid, r))
@@ -200,19 +226,11 @@ static bool step_leave(struct task *t, struct process *p, struct fastrec *f,
 	return !in_code(f, arch_ip(r));
 }
 
-bool fast_leave(struct task *t, struct memsrc *m, struct arch_regs *r)
+/* T run to one of the recorder's ways out, through an int3 on each
+ * (fast_leave).  False when T is still inside. */
+static bool run_leave(struct task *t, struct process *p, struct fastrec *f,
+		      struct memsrc *m, struct arch_regs *r)
 {
-	struct process *p = t->proc ? process_mem(t->proc) : NULL;
-	struct fastrec *f = fastrec_mapped(p);
-	if (!f || !in_code(f, arch_ip(r)))
-		return true;
-	/* Stopped just past one of the blob's int3s (a stop the detach
-	 * collected, or a signal that came right after the loop handled
-	 * the trap): that trap first; handled twice, a drain is only made
-	 * again. */
-	(void)blob_trap(t, p, f, m, r);
-	if (!in_code(f, arch_ip(r)))
-		return true;
 	/* Every way out of the recorder's code is one of two jmp *%r11: an
 	 * int3 on each for the time T runs to one.  Another thread that
 	 * meets one stops, and the loop puts it back on the jmp later
@@ -227,7 +245,7 @@ bool fast_leave(struct task *t, struct memsrc *m, struct arch_regs *r)
 		return step_leave(t, p, f, m, r);
 	}
 	bool out = false;
-	for (int i = 0; i < FAST_LEAVE_TRAPS; i++) {
+	for (int i = 0; i < FAST_LEAVE_TRAPS && !drive_over(); i++) {
 		if (tracee_cont_trap(t) || tracee_get_regs(t->tid, r))
 			break;
 		fastrec_stats.leave_runs++;
@@ -252,6 +270,41 @@ bool fast_leave(struct task *t, struct memsrc *m, struct arch_regs *r)
 	return out;
 }
 
+/* T driven alone out of the recorder's code, within FAST_LEAVE_NS and
+ * until a termination signal of the tracer's: a fault on the way (the
+ * program broke the recorder) or a thread that never gets out cannot
+ * hold the tracer (issue 25: it resumed the faulting thread for ever). */
+static void drive(const struct task *t, bool on)
+{
+	driving = on;
+	drive_end = fastrec_mono_ns() + FAST_LEAVE_NS;
+	termsig_drive(on ? t->tid : 0);
+	tracee_drive(on ? termsig_drive_cut : NULL);
+}
+
+bool fast_leave(struct task *t, struct memsrc *m, struct arch_regs *r)
+{
+	struct process *p = t->proc ? process_mem(t->proc) : NULL;
+	struct fastrec *f = fastrec_mapped(p);
+	if (!f || !in_code(f, arch_ip(r)))
+		return true;
+	/* Stopped just past one of the blob's int3s (a stop the detach
+	 * collected, or a signal that came right after the loop handled
+	 * the trap): that trap first; handled twice, a drain is only made
+	 * again.  Past a lost return's trap still, no call of T's has
+	 * that stack pointer: the program jumped there, and the next
+	 * instruction is a ud2, no way out. */
+	(void)blob_trap(t, p, f, m, r);
+	if (!in_code(f, arch_ip(r)))
+		return true;
+	if (in_blob(f, arch_ip(r), rec_blob_trap_lost))
+		return false;
+	drive(t, true);
+	bool out = run_leave(t, p, f, m, r);
+	drive(t, false);
+	return out;
+}
+
 void fast_signal(struct task *t, int sig, struct arch_regs *regs)
 {
 	struct process *p = t->proc ? process_mem(t->proc) : NULL;
@@ -260,4 +313,53 @@ void fast_signal(struct task *t, int sig, struct arch_regs *regs)
 		return;
 	if (!fast_leave(t, mem_bind(p->pid, p->memfd), regs))
 		f->signalled_inside = true;
+}
+
+/* ---- a recorder the program destroyed ---- */
+
+/* Function I of F handed back to its stub in P: the GOT slot as it was
+ * before the hand-over, if it still points at I's trampoline, and the
+ * stub's int3 back, never to be handed over again. */
+static void stub_back(struct process *p, const struct fastrec *f, uint32_t i)
+{
+	static const unsigned char int3 = ARCH_BREAKPOINT;
+	uint64_t tramp = f->base + f->l.tramp + (uint64_t)i * REC_TRAMP_SIZE;
+	uint64_t slot = 0;
+	struct breakpoint *b = bpt_lookup(&p->bpts, f->stub[i]);
+	if (!fastrec_read(p->pid, f->got[i], &slot, sizeof(slot)) &&
+	    slot == tramp)
+		(void)mem_write(p->memfd, f->got[i], &f->target[i],
+				sizeof(f->target[i]));
+	if (!b || !b->fast)
+		return;
+	b->fast = false;
+	b->fast_refused = true;
+	if (!b->inserted && !mem_write(p->memfd, b->addr, &int3, 1))
+		b->inserted = true;
+}
+
+bool fasttrap_gone(struct task *t, struct process *p, struct fastrec *f,
+		   struct arch_regs *r, uint64_t addr)
+{
+	if (driving || addr - f->base >= f->l.size)
+		return false;
+	error_msg("--fast: process %d unmapped or protected the recorder's "
+		  "memory: its calls are traced in ptrace mode from now on",
+		  (int)p->pid);
+	(void)fastdrain_drain(p);
+	for (uint32_t i = 0; i < f->nfunc; i++)
+		stub_back(p, f, i);
+	uint64_t off = arch_ip(r) - (f->base + f->l.tramp);
+	uint32_t i = (uint32_t)(off / REC_TRAMP_SIZE);
+	bool entry = off % REC_TRAMP_SIZE == 0 &&
+		     off / REC_TRAMP_SIZE < f->nfunc;
+	/* No recorder in this process from now on (fastrec_mapped). */
+	f->base = 0;
+	f->failed = true;
+	if (!entry)
+		return false;
+	/* At a trampoline's first instruction the call is where its stub
+	 * would have it: it goes on through the stub's breakpoint. */
+	arch_set_ip(r, f->stub[i]);
+	return tracee_set_regs(t->tid, r) == 0;
 }

@@ -43,11 +43,18 @@ static volatile sig_atomic_t in_wait, stop_sig, repeat_sig, tstp_self, tty_stop;
  * terminal signals are its own (0 once it has ended). */
 static volatile pid_t wake_tid, program;
 
+/* A thread the tracer drives alone (termsig_drive), interrupted to end
+ * the drive's wait when a termination signal comes (STOPS counts them). */
+static volatile pid_t drive_tid;
+static volatile sig_atomic_t stops, drive_stops;
+
 static void wake_loop(void)
 {
 	/* ESRCH (it ended: its report ends the wait) is not reported. */
 	if (in_wait && wake_tid > 0)
 		(void)tracee_interrupt(wake_tid);
+	if (drive_tid > 0)
+		(void)tracee_interrupt(drive_tid);
 }
 
 /* Whether a signal of the terminal to the tracer's group reached the
@@ -99,9 +106,22 @@ static void on_tracer_signal(int sig, siginfo_t *si, void *ctx)
 		wake_loop();
 	} else {
 		stop_sig = sig;
+		stops++;
 		wake_loop();
 	}
 	errno = saved;
+}
+
+void termsig_drive(pid_t tid)
+{
+	if (tid)
+		drive_stops = stops;
+	drive_tid = tid;
+}
+
+bool termsig_drive_cut(void)
+{
+	return stops != drive_stops;
 }
 
 /* SIGTSTP only when the program's own may come: else the tracer's

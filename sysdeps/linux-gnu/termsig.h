@@ -6,6 +6,7 @@
 #ifndef LTRACE_TERMSIG_H
 #define LTRACE_TERMSIG_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 struct tracee_event;
@@ -25,5 +26,11 @@ void termsig_after(pid_t tid, const struct tracee_event *ev);
 /* The termination signal that ends the loop (the tracer then detaches
  * and exits 128 + it), or 0. */
 int termsig_caught(void);
+/* The tracer drives thread TID alone from now on (fasttrap.c: a thread
+ * run out of the recorder); TID 0: the drive is over.  A termination
+ * signal that comes meanwhile interrupts TID (its stop ends a wait for
+ * it), and termsig_drive_cut says so till the next drive. */
+void termsig_drive(pid_t tid);
+bool termsig_drive_cut(void);
 
 #endif

@@ -349,10 +349,29 @@ static void trap_reblock(pid_t tid, const struct trapmask *m)
 }
 
 static bool (*fault_hook)(struct task *t, int sig);
+static bool (*drive_cut)(void);
 
 void tracee_set_fault_hook(bool (*hook)(struct task *t, int sig))
 {
 	fault_hook = hook;
+}
+
+void tracee_drive(bool (*cut)(void))
+{
+	drive_cut = cut;
+}
+
+/* Whether TID's stop of SIG is a fault of the instruction at its IP
+ * (SIGSEGV, SIGBUS, SIGILL or SIGFPE the kernel raised, si_code > 0):
+ * resumed without it, the thread runs that instruction again, and it
+ * faults again. */
+static bool own_fault(pid_t tid, int sig)
+{
+	siginfo_t si;
+	return (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL ||
+		sig == SIGFPE) &&
+	       ptrace(PTRACE_GETSIGINFO, tid, NULL, &si) != -1 &&
+	       si.si_signo == sig && si.si_code > 0;
 }
 
 /* Wait for T's SIGTRAP; after any other stop, resume it as it was: by
@@ -370,9 +389,20 @@ static int wait_trap(struct task *t, bool step)
 		if (ev.kind == TRACEE_SIGNAL && ev.sig == SIGTRAP &&
 		    !sent_trap(t->tid))
 			return 0;
-		if (ev.kind == TRACEE_SIGNAL &&
-		    !(fault_hook && fault_hook(t, ev.sig)))
+		bool keep = ev.kind == TRACEE_SIGNAL &&
+			    !(fault_hook && fault_hook(t, ev.sig));
+		/* A fault would come back at each resume, for ever (a
+		 * program that unmapped the recorder): the wait ends at
+		 * it.  A drive's is its own: not kept, T at its stop. */
+		if (keep && own_fault(t->tid, ev.sig)) {
+			if (!drive_cut)
+				tracee_set_pending_signal(t, ev.sig);
+			return -EFAULT;
+		}
+		if (keep)
 			tracee_set_pending_signal(t, ev.sig);
+		if (drive_cut && drive_cut())
+			return -EINTR;
 		int rc = step ? tracee_step(t->tid) : tracee_cont(t->tid, 0);
 		if (rc)
 			return rc;
@@ -419,8 +449,28 @@ struct pending {
 
 static struct pending *pendings;
 
+/* Signals kept per task at most: more means something loops. */
+#define KEPT_MAX 64
+
+/* Whether T's SIG is kept already, as a signal the kernel does not
+ * queue twice (below SIGRTMIN: a second one pending merges with the
+ * first), or T has KEPT_MAX kept. */
+static bool kept_already(const struct task *t, int sig)
+{
+	unsigned n = 0;
+	for (const struct pending *p = pendings; p; p = p->next) {
+		if (p->tid != t->tid)
+			continue;
+		if (++n == KEPT_MAX || (p->k.sig == sig && sig < SIGRTMIN))
+			return true;
+	}
+	return false;
+}
+
 void tracee_set_pending_signal(struct task *t, int sig)
 {
+	if (kept_already(t, sig))
+		return;
 	struct pending *p = xcalloc(1, sizeof(*p));
 	p->tid = t->tid;
 	p->k.sig = sig;

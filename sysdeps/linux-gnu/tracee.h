@@ -117,6 +117,12 @@ bool tracee_faulted(pid_t tid, uint64_t *addr);
  * true when it made the signal go away (the IP moved past a fault of
  * the tracer's own making, --fast's), which is then not kept. */
 void tracee_set_fault_hook(bool (*hook)(struct task *t, int sig));
+/* While CUT is set (NULL: never), the waits below drive a thread for
+ * the tracer alone (fasttrap.c, a thread run out of the recorder): a
+ * fault of its own ends them with -EFAULT, not kept (the stop it came
+ * from is still to be resumed by the caller), and after each report
+ * CUT() true ends them with -EINTR, T stopped. */
+void tracee_drive(bool (*cut)(void));
 /* ON (-S): tracee_resume stops the tracee at each system call's entry
  * and exit (PTRACE_SYSCALL).  Off by default: without -S no resume asks
  * for syscall-stops, so none happens.  The other resumes here (steps,
@@ -136,8 +142,10 @@ int tracee_get_fpregs(pid_t tid, struct arch_fpregs *f);
 /* Wait for T alone until it stops with SIGTRAP (after an injected
  * syscall or a step).  A signal that arrives first is kept for delivery
  * at the next resume, unless the fault hook took it.  Returns 0, -ESRCH
- * if T ended (that end is then not reported again), or the error of a
- * resume that failed. */
+ * if T ended (that end is then not reported again), -EFAULT at a fault
+ * of T's own (SIGSEGV, SIGBUS, SIGILL, SIGFPE from the kernel: it would
+ * fault again at each resume; kept as any signal), -EINTR as
+ * tracee_drive says, or the error of a resume that failed. */
 int tracee_wait_trap(struct task *t);
 /* Single-step T and wait until the step's SIGTRAP.  A signal that stops
  * it first is kept for delivery at the next resume, and the step is
@@ -150,8 +158,10 @@ int tracee_cont_trap(struct task *t);
 
 /* Signals kept for T: a signal-delivery stop of SIG that a wait of T
  * alone met is kept (tracee_set_pending_signal, at that stop: its
- * siginfo with it), oldest first, to be delivered at a later stop.
- * tracee_take_pending_signal takes the oldest (0 for none). */
+ * siginfo with it), oldest first, to be delivered at a later stop;
+ * not a second one below SIGRTMIN (the kernel merges those too), nor
+ * more than 64 per task.  tracee_take_pending_signal takes the oldest
+ * (0 for none). */
 int tracee_take_pending_signal(struct task *t);
 void tracee_set_pending_signal(struct task *t, int sig);
 /* At a signal-delivery stop of T (one of our traps): T's oldest kept
