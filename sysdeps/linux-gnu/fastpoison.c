@@ -17,6 +17,7 @@
 #include "output.h"
 #include "proc.h"
 #include "recorder/ring.h"
+#include "rectramp.h"
 
 /* The least size of a record in the ring, but a pad's. */
 #define FAST_MIN_RECORD                                                 \
@@ -39,6 +40,27 @@ static void stub_back(struct process *p, struct breakpoint *b)
 	b->inserted = true;
 }
 
+void fastpoison_handback(struct process *p, const struct fastrec *f)
+{
+	/* The slots first: a stub's int3 hit while its slot still held the
+	 * trampoline would send the call to the recorder too.  A slot the
+	 * program has written since is left as it is. */
+	for (uint32_t i = 0; i < f->nfunc && i < FAST_NFUNC; i++) {
+		uint64_t tramp =
+			f->base + f->l.tramp + (uint64_t)i * REC_TRAMP_SIZE;
+		uint64_t slot = 0;
+		if (!fastrec_read(p->pid, f->got[i], &slot, sizeof(slot)) &&
+		    slot == tramp)
+			(void)mem_write(p->memfd, f->got[i], &f->target[i],
+					sizeof(f->target[i]));
+	}
+	for (uint32_t i = 0; i < f->nfunc && i < FAST_NFUNC; i++) {
+		struct breakpoint *b = bpt_lookup(&p->bpts, f->stub[i]);
+		if (b && b->fast)
+			stub_back(p, b);
+	}
+}
+
 void fastpoison(struct process *p, struct fastrec *f, const char *why)
 {
 	if (f->broken)
@@ -48,16 +70,7 @@ void fastpoison(struct process *p, struct fastrec *f, const char *why)
 	error_msg("--fast: process %d: %s; its calls are traced in ptrace "
 		  "mode from now on",
 		  (int)p->pid, why);
-	/* The slots first: a stub's int3 hit while its slot still held the
-	 * trampoline would send the call to the recorder too. */
-	for (uint32_t i = 0; i < f->nfunc && i < FAST_NFUNC; i++)
-		(void)mem_write(p->memfd, f->got[i], &f->target[i],
-				sizeof(f->target[i]));
-	for (uint32_t i = 0; i < f->nfunc && i < FAST_NFUNC; i++) {
-		struct breakpoint *b = bpt_lookup(&p->bpts, f->stub[i]);
-		if (b && b->fast)
-			stub_back(p, b);
-	}
+	fastpoison_handback(p, f);
 }
 
 uint64_t fastpoison_drop(struct process *p, struct fastrec *f, uint64_t head,

@@ -2,7 +2,7 @@
  * (fastrec.h), and what the other fast*.c files read and write with it:
  * the traced process's memory, the threads its records name by their
  * TLS pointer, and the readable ranges' table in its region, with the
- * faults of the direct copies that it missed (fast_fault).  Calls no
+ * pages where direct copies faulted (fasttrap.c, fast_fault).  Calls no
  * other fast*.c file. */
 #include <errno.h>
 #include <signal.h>
@@ -162,31 +162,6 @@ void fastrec_ranges_check(struct process *p, struct fastrec *f,
 		return;
 	f->range_misses = misses_now;
 	fastrec_ranges_refresh(p, f);
-}
-
-bool fast_fault(struct task *t, int sig)
-{
-	struct process *p = fastrec_enabled && t->proc ? process_mem(t->proc) :
-							 NULL;
-	struct fastrec *f = fastrec_mapped(p);
-	struct arch_regs r;
-	uint64_t addr;
-	if (!f || (sig != SIGSEGV && sig != SIGBUS) ||
-	    tracee_get_regs(t->tid, &r) || !tracee_faulted(t->tid, &addr))
-		return false;
-	if (arch_ip(&r) != f->base + f->l.blob + rec_blob_copy_insn)
-		return fasttrap_gone(t, p, f, &r, addr);
-	arch_set_ip(&r, f->base + f->l.blob + rec_blob_copy_fixup);
-	if (tracee_set_regs(t->tid, &r))
-		return false;
-	fastrec_stats.copy_faults++;
-	f->bad[f->nbad++ % FAST_BAD] = addr & ~4095ull;
-	debug_msg(DEBUG_GENERAL,
-		  "--fast: thread %d: a direct copy faulted at %#llx (%s)",
-		  (int)t->tid, (unsigned long long)addr,
-		  sig == SIGSEGV ? "SIGSEGV" : "SIGBUS");
-	fastrec_ranges_refresh(p, f);
-	return true;
 }
 
 /* ---- threads ---- */

@@ -7,7 +7,8 @@
  *			process's region mapped at the first)
  *	fastdetach.c	the hooks undone: a thread's exit, a fork, a C++
  *			unwinder, the detach (the shadow stack slots)
- *	fasttrap.c	the recorder's traps; leaving its code
+ *	fasttrap.c	the recorder's traps; leaving its code; a recorder
+ *			the program unmapped given up
  *	fastdrain.c	the rings drained and their records shown; the
  *			drainer thread
  *	fastpoison.c	a ring given up: its process back in ptrace mode,
@@ -202,6 +203,12 @@ void fastdrain_sync(struct process *p, struct fastrec *f, uint64_t addr);
  * the drain that calls this moves its tail on. */
 void fastpoison(struct process *p, struct fastrec *f, const char *why);
 
+/* Each function F handed over in P back to its stub: its GOT slot as
+ * before the hand-over where it still points at the function's
+ * trampoline, then the stub's int3 back (where the program left the
+ * byte alone), never to be handed over again.  Said by the caller. */
+void fastpoison_handback(struct process *p, const struct fastrec *f);
+
 /* The bytes of F's ring from its tail to HEAD (any value: it is the
  * program's) dropped unread, and the tail stored at HEAD: the records
  * they held, by the recorder's count RECS less those accounted for and
@@ -223,17 +230,5 @@ void fasttrap_want_returns(struct task *t, struct memsrc *m,
 /* Write F's ways out as the blob has them, through MEMFD: after an
  * int3 of fast_leave's that a fork copied into a child. */
 void fasttrap_exits_restore(int memfd, const struct fastrec *f);
-
-/* T of P (recorder F, registers R) faulted at ADDR, not in a copy: if
- * ADDR is F's region, the program unmapped or protected it, and the
- * recorder is given up, said once on stderr: each function handed over
- * goes back to its stub (GOT slot, int3), the records that can still
- * be read are shown, and P has no recorder from then on.  True when the
- * fault was the call of a trampoline, which then goes on through its
- * stub's breakpoint (T's IP moved): T is resumed without the signal;
- * false, the program gets it (its handler runs, or it dies of it, as
- * without the recorder).  Never while fast_leave drives a thread. */
-bool fasttrap_gone(struct task *t, struct process *p, struct fastrec *f,
-		   struct arch_regs *r, uint64_t addr);
 
 #endif

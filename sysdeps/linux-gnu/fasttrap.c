@@ -4,10 +4,12 @@
  * a thread that must not be in the recorder's code (a signal's handler
  * about to run, the detach) is run to one of its two ways out, an int3
  * on each for the time.  Calls fastdrain.c and fastrec.c. */
+#include <signal.h>
 #include <string.h>
 
 #include "arch.h"
 #include "bpt.h"
+#include "debug.h"
 #include "error.h"
 #include "fast.h"
 #include "fastrec.h"
@@ -317,29 +319,17 @@ void fast_signal(struct task *t, int sig, struct arch_regs *regs)
 
 /* ---- a recorder the program destroyed ---- */
 
-/* Function I of F handed back to its stub in P: the GOT slot as it was
- * before the hand-over, if it still points at I's trampoline, and the
- * stub's int3 back, never to be handed over again. */
-static void stub_back(struct process *p, const struct fastrec *f, uint32_t i)
-{
-	static const unsigned char int3 = ARCH_BREAKPOINT;
-	uint64_t tramp = f->base + f->l.tramp + (uint64_t)i * REC_TRAMP_SIZE;
-	uint64_t slot = 0;
-	struct breakpoint *b = bpt_lookup(&p->bpts, f->stub[i]);
-	if (!fastrec_read(p->pid, f->got[i], &slot, sizeof(slot)) &&
-	    slot == tramp)
-		(void)mem_write(p->memfd, f->got[i], &f->target[i],
-				sizeof(f->target[i]));
-	if (!b || !b->fast)
-		return;
-	b->fast = false;
-	b->fast_refused = true;
-	if (!b->inserted && !mem_write(p->memfd, b->addr, &int3, 1))
-		b->inserted = true;
-}
-
-bool fasttrap_gone(struct task *t, struct process *p, struct fastrec *f,
-		   struct arch_regs *r, uint64_t addr)
+/* T of P (recorder F, registers R) faulted at ADDR, not in a copy: if
+ * ADDR is F's region, the program unmapped or protected it, and the
+ * recorder is given up, said once on stderr: each function handed over
+ * goes back to its stub (GOT slot, int3), the records that can still
+ * be read are shown, and P has no recorder from then on.  True when the
+ * fault was the call of a trampoline, which then goes on through its
+ * stub's breakpoint (T's IP moved): T is resumed without the signal;
+ * false, the program gets it (its handler runs, or it dies of it, as
+ * without the recorder).  Never while fast_leave drives a thread. */
+static bool gone(struct task *t, struct process *p, struct fastrec *f,
+		 struct arch_regs *r, uint64_t addr)
 {
 	if (driving || addr - f->base >= f->l.size)
 		return false;
@@ -347,8 +337,7 @@ bool fasttrap_gone(struct task *t, struct process *p, struct fastrec *f,
 		  "memory: its calls are traced in ptrace mode from now on",
 		  (int)p->pid);
 	(void)fastdrain_drain(p);
-	for (uint32_t i = 0; i < f->nfunc; i++)
-		stub_back(p, f, i);
+	fastpoison_handback(p, f);
 	uint64_t off = arch_ip(r) - (f->base + f->l.tramp);
 	uint32_t i = (uint32_t)(off / REC_TRAMP_SIZE);
 	bool entry = off % REC_TRAMP_SIZE == 0 &&
@@ -362,4 +351,29 @@ bool fasttrap_gone(struct task *t, struct process *p, struct fastrec *f,
 	 * would have it: it goes on through the stub's breakpoint. */
 	arch_set_ip(r, f->stub[i]);
 	return tracee_set_regs(t->tid, r) == 0;
+}
+
+bool fast_fault(struct task *t, int sig)
+{
+	struct process *p = fastrec_enabled && t->proc ? process_mem(t->proc) :
+							 NULL;
+	struct fastrec *f = fastrec_mapped(p);
+	struct arch_regs r;
+	uint64_t addr;
+	if (!f || (sig != SIGSEGV && sig != SIGBUS) ||
+	    tracee_get_regs(t->tid, &r) || !tracee_faulted(t->tid, &addr))
+		return false;
+	if (arch_ip(&r) != f->base + f->l.blob + rec_blob_copy_insn)
+		return gone(t, p, f, &r, addr);
+	arch_set_ip(&r, f->base + f->l.blob + rec_blob_copy_fixup);
+	if (tracee_set_regs(t->tid, &r))
+		return false;
+	fastrec_stats.copy_faults++;
+	f->bad[f->nbad++ % FAST_BAD] = addr & ~4095ull;
+	debug_msg(DEBUG_GENERAL,
+		  "--fast: thread %d: a direct copy faulted at %#llx (%s)",
+		  (int)t->tid, (unsigned long long)addr,
+		  sig == SIGSEGV ? "SIGSEGV" : "SIGBUS");
+	fastrec_ranges_refresh(p, f);
+	return true;
 }
