@@ -79,12 +79,13 @@ void fast_drain_all(void);
  * behind it and must be shown before its stop (a stub stop of TID would
  * otherwise take TID's pending call, whose return is in the ring, for
  * unwound).  Not when TID itself is inside the recorder, nor with -S
- * (the recorder's copies stop at syscall-stops there).  True when the
- * wait ended with that record still unwritten and other threads'
- * reports taken (a writer stopped inside its reservation, by a signal
- * say): the caller handles those first (tracee_defer), once, since the
- * writer commits only once the loop resumes it. */
-bool fast_settle(pid_t tid);
+ * (the recorder's copies stop at syscall-stops there).  True when other
+ * threads' reports were taken, with that record unwritten (a writer
+ * stopped inside its reservation, by a signal say): the caller handles
+ * those first (tracee_defer), since the writer commits only once the
+ * loop resumes it.  With MAY_DEFER, at once when one is found, with no
+ * wait: a stop per signal then costs no sleep. */
+bool fast_settle(pid_t tid, bool may_defer);
 
 /* Whether IP of T's process is in the recorder's code: its system calls
  * (the copies) are not the program's, and -S does not show them. */

@@ -419,7 +419,9 @@ static void take_other(struct task *t, void *data)
 }
 
 /* Take the reports of P's stopped threads other than SELF, to be
- * handled next: whether there was one. */
+ * handled next: whether one of them has its report waiting, taken now
+ * or before (a writer in a reservation whose report a wait took before
+ * is as stopped: a full ring's wait that missed it ran 2000 rounds). */
 static bool take_others(const struct task *self, const struct process *p)
 {
 	struct others o = { self, p, 0 };
@@ -431,30 +433,36 @@ static bool take_others(const struct task *self, const struct process *p)
  * to exit, whose records may wait behind another thread's that is still
  * being written (its records must be shown while its task is known).
  * A writer stopped inside its reservation would never commit: after 1
- * ms the reports of P's other threads than SELF are taken (as at a
- * full ring), and a thread found stopped ends the wait, as does the
- * end of ROUNDS sleeps of 50 us.  A wait that ends so is not made again
- * for the same tail: with a signal every 500 us, 10 ms at every stop
- * while a writer stood stopped outran the program for good. */
+ * ms, and every 1 ms, the reports of P's other threads than SELF are
+ * taken (as at a full ring), and a thread found stopped ends the wait.
+ * So do ROUNDS times 50 us of the clock (sleeps run long on a loaded
+ * machine: 2000 sleeps took 1.4 s) and a termination signal of the
+ * tracer's.  A wait that ends so is not made again for the same tail:
+ * with a signal every 500 us, 10 ms at every stop while a writer stood
+ * stopped outran the program for good. */
 void fastdrain_settled(struct process *p, const struct task *self, int rounds)
 {
 	struct fastrec *f = fastrec_mapped(p);
 	if (!f)
 		return;
 	fastdrain_drain(p);
-	uint64_t until = f->head;
+	uint64_t until = f->head, now = fastrec_mono_ns();
+	uint64_t end = now + (uint64_t)rounds * 50000, look = now + 1000000;
 	if (f->stuck && f->tail == f->stuck_tail) {
 		(void)take_others(self, p);
 		return;
 	}
-	for (int i = 0;
-	     i < rounds && !f->broken && f->tail < until && f->tail != f->head;
-	     i++) {
-		if (i % 20 == 19 && take_others(self, p))
-			break;
+	while (!f->broken && f->tail < until && f->tail != f->head &&
+	       now < end && !termsig_caught()) {
+		if (now >= look) {
+			if (take_others(self, p))
+				break;
+			look = now + 1000000;
+		}
 		struct timespec ts = { 0, 50000 };
 		nanosleep(&ts, NULL);
 		fastdrain_drain(p);
+		now = fastrec_mono_ns();
 	}
 	f->stuck = !f->broken && f->tail < until && f->tail != f->head;
 	f->stuck_tail = f->tail;
@@ -538,7 +546,7 @@ bool fast_owns_ip(const struct task *t, uint64_t ip)
 	return f && ip >= f->base && ip - f->base < f->l.rw;
 }
 
-bool fast_settle(pid_t tid)
+bool fast_settle(pid_t tid, bool may_defer)
 {
 	struct task *t = fastrec_enabled ? task_lookup(tid) : NULL;
 	struct process *p = t && t->proc ? process_mem(t->proc) : NULL;
@@ -549,6 +557,10 @@ bool fast_settle(pid_t tid)
 		return false;
 	if (fast_owns_ip(t, arch_ip(&r)))
 		return false; /* the writer may be this thread */
+	/* A writer already stopped commits only once the loop resumes it:
+	 * the others' stops first, with no wait (one a signal). */
+	if (may_defer && take_others(t, p))
+		return true;
 	fastdrain_settled(p, t, 200);
 	return f->stuck && tracee_has_early();
 }

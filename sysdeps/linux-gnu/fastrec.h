@@ -183,8 +183,9 @@ bool fastdrain_init(bool timed, bool wait_writers);
 uint64_t fastdrain_drain(struct process *p);
 
 /* Drain P until every record reserved so far is shown: at most ROUNDS
- * sleeps of 50 us, less when another thread than SELF is found stopped
- * or the last such wait gave up at the same tail. */
+ * times 50 us, less when another thread than SELF is found stopped, the
+ * last such wait gave up at the same tail, or a termination signal
+ * came to the tracer. */
 void fastdrain_settled(struct process *p, const struct task *self, int rounds);
 
 /* T trapped on P's full ring: drain until it has room, or a wait for

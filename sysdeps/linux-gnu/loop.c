@@ -563,7 +563,6 @@ int backend_run(void)
 	 * only once they stop often. */
 	warm_start(fast_on ? WARM_FAST_STREAK : 0);
 	fast_start();
-	pid_t deferred = 0;
 	while (task_count() > 0 && !termsig_caught()) {
 		output_sync();
 		struct tracee_event ev;
@@ -576,11 +575,9 @@ int backend_run(void)
 		 * first, with times before the stop's.  If a stopped writer
 		 * holds it back, that writer's stop first (once). */
 		fast_drain_all();
-		if (fast_settle(tid) && tid != deferred && tracee_defer(tid)) {
-			deferred = tid;
+		if (fast_settle(tid, tracee_may_defer(tid)) &&
+		    tracee_defer(tid))
 			continue;
-		}
-		deferred = 0;
 		output_clock();
 		warm_tick();
 		dispatch(tid, &ev);

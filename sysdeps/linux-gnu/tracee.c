@@ -222,22 +222,24 @@ struct tracee_event tracee_decode(int status)
 
 /* Reports taken early (tracee_take_report), handed out first and in
  * order by the waits below, to the wait for any tracee or for their own
- * tid. */
+ * tid; DEFERRED, put back once already (tracee_defer). */
 struct early {
 	pid_t tid;
 	int status;
+	bool deferred;
 };
 
 static struct early early[64];
 static size_t nearly;
 
-static pid_t take_early(pid_t tid, int *st)
+static pid_t take_early(pid_t tid, int *st, bool *deferred)
 {
 	for (size_t i = 0; i < nearly; i++) {
 		if (tid != -1 && early[i].tid != tid)
 			continue;
 		pid_t r = early[i].tid;
 		*st = early[i].status;
+		*deferred = early[i].deferred;
 		memmove(&early[i], &early[i + 1],
 			(nearly - i - 1) * sizeof(early[0]));
 		nearly--;
@@ -249,11 +251,13 @@ static pid_t take_early(pid_t tid, int *st)
 bool tracee_take_report(pid_t tid)
 {
 	int st = 0;
+	for (size_t i = 0; i < nearly; i++)
+		if (early[i].tid == tid)
+			return true; /* taken before: still stopped */
 	if (nearly == sizeof(early) / sizeof(early[0]) ||
 	    waitpid(tid, &st, __WALL | WNOHANG) != tid)
 		return false;
-	early[nearly].tid = tid;
-	early[nearly].status = st;
+	early[nearly] = (struct early){ tid, st, false };
 	nearly++;
 	return true;
 }
@@ -261,7 +265,8 @@ bool tracee_take_report(pid_t tid)
 pid_t tracee_wait(pid_t tid, int flags, struct tracee_event *ev)
 {
 	int st = 0;
-	pid_t r = take_early(tid, &st);
+	bool deferred;
+	pid_t r = take_early(tid, &st, &deferred);
 	if (r) {
 		*ev = tracee_decode(st);
 		return r;
@@ -274,19 +279,23 @@ pid_t tracee_wait(pid_t tid, int flags, struct tracee_event *ev)
 	return r < 0 ? -errno : r;
 }
 
-/* The last report tracee_wait_intr handed out (tracee_defer). */
+/* The last report tracee_wait_intr handed out (tracee_defer), and
+ * whether it was put back once already. */
 static pid_t last_tid;
 static int last_status;
+static bool last_deferred;
 
 pid_t tracee_wait_intr(struct tracee_event *ev)
 {
 	int st = 0;
-	pid_t r = take_early(-1, &st);
+	bool deferred = false;
+	pid_t r = take_early(-1, &st, &deferred);
 	if (!r)
 		r = waitpid(-1, &st, __WALL);
 	*ev = tracee_decode(r > 0 ? st : 0);
 	last_tid = r > 0 ? r : 0;
 	last_status = st;
+	last_deferred = deferred;
 	return r < 0 ? -errno : r;
 }
 
@@ -295,12 +304,17 @@ bool tracee_has_early(void)
 	return nearly > 0;
 }
 
+bool tracee_may_defer(pid_t tid)
+{
+	return tid == last_tid && !last_deferred &&
+	       nearly < sizeof(early) / sizeof(early[0]);
+}
+
 bool tracee_defer(pid_t tid)
 {
-	if (tid != last_tid || nearly == sizeof(early) / sizeof(early[0]))
+	if (!tracee_may_defer(tid))
 		return false;
-	early[nearly].tid = tid;
-	early[nearly].status = last_status;
+	early[nearly] = (struct early){ tid, last_status, true };
 	nearly++;
 	last_tid = 0;
 	return true;

@@ -73,15 +73,20 @@ pid_t tracee_wait_intr(struct tracee_event *ev);
 /* Whether reports taken early (tracee_take_report) wait to be handed
  * out. */
 bool tracee_has_early(void);
+/* Whether tracee_defer(TID) would put TID's report back. */
+bool tracee_may_defer(pid_t tid);
 /* The report tracee_wait_intr just handed out for TID, put back behind
  * those taken early, to be handed out again after them: false when it
- * cannot be (not the last one handed out, or no room). */
+ * cannot be (not the last one handed out, put back once already: two
+ * stops that wait on a third thread would take turns for ever; or no
+ * room). */
 bool tracee_defer(pid_t tid);
 /* Take TID's report now if it has one (waitpid WNOHANG), to be handed
  * out by the next tracee_wait or tracee_wait_intr that asks for any
  * tracee or for TID, before any other: for a task whose stop must be
  * handled soon, but whose report waitpid(-1) would give only after those
- * of tasks that stop again at once.  Whether a report was taken. */
+ * of tasks that stop again at once.  Whether TID has a report waiting,
+ * taken now or before (TID is stopped then). */
 bool tracee_take_report(pid_t tid);
 /* Seize TID with our options (plus PTRACE_O_EXITKILL if EXITKILL).
  * Returns 0 or -errno and reports nothing: the caller explains. */
