@@ -281,7 +281,7 @@ static void drive(const struct task *t, bool on)
 	driving = on;
 	drive_end = fastrec_mono_ns() + FAST_LEAVE_NS;
 	termsig_drive(on ? t->tid : 0);
-	tracee_drive(on ? termsig_drive_cut : NULL);
+	tracee_drive(t->tid, on ? termsig_drive_cut : NULL);
 }
 
 bool fast_leave(struct task *t, struct memsrc *m, struct arch_regs *r)

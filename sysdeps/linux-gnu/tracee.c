@@ -370,9 +370,29 @@ void tracee_set_fault_hook(bool (*hook)(struct task *t, int sig))
 	fault_hook = hook;
 }
 
-void tracee_drive(bool (*cut)(void))
+/* The signals a drive leaves as the program has them: those the
+ * instructions it runs raise, which no mask can hold back. */
+#define DRIVE_SYNC                                       \
+	(1ULL << (SIGTRAP - 1) | 1ULL << (SIGSEGV - 1) | \
+	 1ULL << (SIGBUS - 1) | 1ULL << (SIGILL - 1) | 1ULL << (SIGFPE - 1))
+
+static pid_t drive_tid;
+static uint64_t drive_saved;
+static bool drive_masked;
+
+void tracee_drive(pid_t tid, bool (*cut)(void))
 {
+	if (drive_masked)
+		(void)ptrace(PTRACE_SETSIGMASK, drive_tid, sizeof(drive_saved),
+			     &drive_saved);
+	drive_masked = false;
 	drive_cut = cut;
+	if (!cut || ptrace(PTRACE_GETSIGMASK, tid, sizeof(drive_saved),
+			   &drive_saved) == -1)
+		return;
+	uint64_t mask = drive_saved | ~DRIVE_SYNC;
+	drive_tid = tid;
+	drive_masked = ptrace(PTRACE_SETSIGMASK, tid, sizeof(mask), &mask) == 0;
 }
 
 /* Whether TID's stop of SIG is a fault of the instruction at its IP

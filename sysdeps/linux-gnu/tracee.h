@@ -122,12 +122,16 @@ bool tracee_faulted(pid_t tid, uint64_t *addr);
  * true when it made the signal go away (the IP moved past a fault of
  * the tracer's own making, --fast's), which is then not kept. */
 void tracee_set_fault_hook(bool (*hook)(struct task *t, int sig));
-/* While CUT is set (NULL: never), the waits below drive a thread for
- * the tracer alone (fasttrap.c, a thread run out of the recorder): a
- * fault of its own ends them with -EFAULT, not kept (the stop it came
- * from is still to be resumed by the caller), and after each report
- * CUT() true ends them with -EINTR, T stopped. */
-void tracee_drive(bool (*cut)(void));
+/* While CUT is set (NULL: never), the waits below drive thread TID,
+ * stopped, for the tracer alone (fasttrap.c, a thread run out of the
+ * recorder): a fault of its own ends them with -EFAULT, not kept (the
+ * stop it came from is still to be resumed by the caller), and after
+ * each report CUT() true ends them with -EINTR, T stopped.  For that
+ * time TID blocks every signal but the CPU's faults and traps: a signal
+ * that came at each resume (a 50 us timer) stopped it before it got
+ * anywhere, for ever.  They wait, pending in the kernel, until the mask
+ * is put back as the drive ends (CUT NULL, TID stopped). */
+void tracee_drive(pid_t tid, bool (*cut)(void));
 /* ON (-S): tracee_resume stops the tracee at each system call's entry
  * and exit (PTRACE_SYSCALL).  Off by default: without -S no resume asks
  * for syscall-stops, so none happens.  The other resumes here (steps,
