@@ -62,6 +62,33 @@ wait_gone() {
 }
 
 # pstate PID: the one-letter state of /proc/PID/stat.
+# peak_rss PID: the process's peak resident set (VmHWM), in KiB; empty
+# once it is gone.
+peak_rss() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
+
+# term_held PROG ARG...: run PROG under --fast (trace c.txt, output
+# c.out) until it prints "done" and waits for the file hold, then
+# SIGTERM the tracer: it must exit with 143 within 2 s, its peak RSS
+# under 256 MiB, and the program's output be prog's (the caller's).
+term_held() {
+	local t end hwm
+	rm -f hold
+	TMO=60 lt_bg --fast -o c.txt "$@" hold >c.out 2>c.err
+	t=$!
+	cleanup_pids+=("$t")
+	tracer_pid "$t"
+	end=$((SECONDS + 10))
+	while ! grep -q '^done' c.out && [ "$SECONDS" -lt "$end" ]; do sleep 0.1; done
+	hwm=$(peak_rss "$tpid")
+	kill -TERM "$tpid"
+	wait_tracer "$t" 2
+	touch hold
+	echo "STAT tracer exited $tst ${tsecs} after SIGTERM, VmHWM ${hwm} kB"
+	[ "$tst" = 143 ] || fail "the tracer exited $tst after SIGTERM, not 143"
+	[ "${hwm:-0}" -lt 262144 ] || fail "the tracer's peak RSS: $hwm kB"
+	[ "$(cat c.out)" = "$(prog)" ] || fail "--fast (held), program output: $(cat c.out)"
+}
+
 pstate() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1; }
 
 # tracer_of PID: TracerPid of PID.

@@ -17,7 +17,7 @@ tracer_pid "$t"
 cleanup_pids+=("$t" "$tpid")
 hwm=0
 for ((i = 0; i < 2000; i++)); do
-	h=$(awk '/^VmHWM:/ { print $2 }' "/proc/$tpid/status" 2>/dev/null)
+	h=$(peak_rss "$tpid")
 	[ -n "$h" ] || break
 	hwm=$h
 	[ "$(pstate "$tpid")" = Z ] && break

@@ -16,21 +16,7 @@ MODE='' lt -o a.txt "$BIN/fastgone" "$1" >a.out 2>a.err ||
 [ "$(cat a.out)" = "$(prog)" ] || fail "ptrace mode, program output: $(cat a.out)"
 
 # Held after its output: SIGTERM to the tracer, which must end at once.
-rm -f hold
-TMO=60 lt_bg --fast -o c.txt "$BIN/fastgone" "$1" hold >c.out 2>c.err
-t=$!
-cleanup_pids+=("$t")
-tracer_pid "$t"
-end=$((SECONDS + 10))
-while ! grep -q '^done' c.out && [ "$SECONDS" -lt "$end" ]; do sleep 0.1; done
-hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$tpid/status")
-kill -TERM "$tpid"
-wait_tracer "$t" 2
-touch hold
-echo "STAT tracer exited $tst ${tsecs} after SIGTERM, VmHWM ${hwm} kB"
-[ "$tst" = 143 ] || fail "the tracer exited $tst after SIGTERM, not 143"
-[ "${hwm:-0}" -lt 262144 ] || fail "the tracer's peak RSS: $hwm kB"
-[ "$(cat c.out)" = "$(prog)" ] || fail "--fast (held), program output: $(cat c.out)"
+term_held "$BIN/fastgone" "$1"
 
 # To its end: as in ptrace mode, with one line on stderr.
 TMO=20 lt --fast -o b.txt "$BIN/fastgone" "$1" >b.out 2>b.err ||

@@ -25,7 +25,7 @@ cleanup_pids+=("$t" "$tpid")
 trap 'touch a.stop; on_exit' EXIT
 wait_file a.ready 20 || fail "the program never made its calls" \
 	"$(tail -3 trace 2>/dev/null)" "$(cat err)"
-hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$tpid/status")
+hwm=$(peak_rss "$tpid")
 if [ "$1" = timer ]; then
 	t0=$(date +%s%N)
 	kill -TERM "$tpid"

@@ -19,7 +19,7 @@ t=$!
 tracer_pid "$t"
 cleanup_pids+=("$t")
 wait_file a.ready 100 || fail "the program never finished its calls"
-hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$tpid/status")
+hwm=$(peak_rss "$tpid")
 touch a.stop
 wait_tracer "$t" 100
 echo "STAT tracer peak RSS ${hwm} KiB at depth $n; tracer exited $tst after $tsecs"

@@ -22,7 +22,7 @@ t=$!
 tracer_pid "$t"
 cleanup_pids+=("$t")
 wait_file a.ready 120 || fail "the program never made its calls"
-hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$tpid/status")
+hwm=$(peak_rss "$tpid")
 touch a.stop
 wait_tracer "$t" 60
 echo "STAT tracer peak RSS ${hwm} KiB with $n + $m pending; exited after $tsecs"
