@@ -369,7 +369,8 @@ static void check_fill_chunks(const struct rec_return *r, uint64_t buf,
 	size_t n = c->len;
 	uint64_t fill = plan_chunk_size(n) + plan_chunk_size(n - 1);
 	CHECK(r->h.size == rec_align(sizeof(*r) + r->used));
-	CHECK(r->ret[0] == buf + 1 && c->addr == buf && n >= 1 && c->wanted == n &&
+	CHECK(r->ret[0] == buf + 1 && c->addr == buf && n >= 1 &&
+	      c->wanted == n &&
 	      r->used == fill + (tail ? plan_chunk_size(n) : 0));
 	if (tail && r->used > fill)
 		CHECK(!memcmp((const char *)c + fill, c, plan_chunk_size(n)),
