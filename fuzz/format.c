@@ -3,8 +3,9 @@
  * the input.  The input is the tracee's memory at FAKE_BASE: its first byte
  * picks printf(format) or wprintf (format of 4-byte characters), the
  * format string starts at offset 64, and the argument registers, the
- *  stack (at FAKE_BASE) and the floating point registers are made of its words, most of
- * them turned into addresses inside it so that %s and %ls read it. */
+ * stack (at FAKE_BASE) and the floating point registers are made of its
+ * words, most of them turned into addresses inside it so that %s and %ls
+ * read it. */
 #include <stdint.h>
 #include <string.h>
 
