@@ -109,8 +109,8 @@ bool fastdrain_init(bool timed, bool wait_writers)
 
 /* The floating point registers of the record being shown, made from
  * its xmm bytes only when the fetch code asks (a float argument or
- * return value): a call's xmm0..7 are in a chunk of its recmem, a
- * return's xmm0 in the record. */
+ * return value): a call's are in a chunk of its recmem, a return's
+ * first one in the record. */
 static struct arch_fpregs rec_fp;
 static const struct recmem *rec_mem;
 static const void *rec_xmm;
@@ -203,7 +203,7 @@ static void show_return(struct process *p, struct fastrec *f,
 	size_t used = r->used <= r->h.size - sizeof(*r) ? r->used : 0;
 	recregs_return(&regs, r);
 	recmem_init(&rm, r + 1, used);
-	record_fpregs_from(&rm, r->xmm0, sizeof(r->xmm0));
+	record_fpregs_from(&rm, r->fret, sizeof(r->fret));
 	struct callsite cs = { &rm.mem, &regs.r, record_fpregs, false, 0, 0 };
 	set_time(r->tsc);
 	call_return_tail(t, (size_t)i, &cs, task_prints(t));

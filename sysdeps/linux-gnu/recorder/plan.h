@@ -52,7 +52,7 @@ enum plan_opcode {
 	/* Record the stack: A bytes from the stack pointer at entry (the
 	 * return address first). */
 	PLAN_STACK,
-	/* Record the SSE argument registers xmm0..xmm7 (128 bytes, as a
+	/* Record the floating point argument registers (128 bytes, as a
 	 * chunk whose address is PLAN_XMM_ADDR). */
 	PLAN_XMM,
 };

@@ -91,8 +91,8 @@ static inline void recregs_return(struct arch_regs *a,
 				  const struct rec_return *r)
 {
 	memset(a, 0, sizeof(*a));
-	a->r.rax = r->rax;
-	a->r.rdx = r->rdx;
+	a->r.rax = r->ret[0];
+	a->r.rdx = r->ret[1];
 	a->r.rsp = r->sp;
 	a->r.rip = r->site;
 }
@@ -102,14 +102,60 @@ static inline void recregs_return(struct arch_regs *a,
  * recregs_lost_saved(SP); the stack pointer and IP as after the return
  * of the call whose stack pointer at entry was SP, to RET. */
 #define recregs_lost_saved(sp) ((sp)-40)
+/* The stack pointer after the return of a call whose stack pointer at
+ * entry was SP (ret pops the return address). */
+#define recregs_sp_after_return(sp) ((sp) + 8)
 static inline void recregs_lost_return(struct arch_regs *a,
 				       const uint64_t saved[2], uint64_t sp,
 				       uint64_t ret)
 {
 	a->r.rax = saved[0];
 	a->r.rdx = saved[1];
-	a->r.rsp = sp + 8;
+	a->r.rsp = recregs_sp_after_return(sp);
 	a->r.rip = ret;
+}
+
+/* The trap instruction the recorder's code is filled with and the
+ * tracer puts on its ways out (int3), and how far past it the IP of its
+ * SIGTRAP is. */
+#define RECREGS_TRAP 0xcc
+#define RECREGS_TRAP_LEN 1
+
+/* At one of the blob's traps (recblob.h): the address it passes (rdi). */
+static inline uint64_t recregs_trap_arg(const struct arch_regs *a)
+{
+	return a->r.rdi;
+}
+
+/* Past a way out of the recorder (a jmp *%r11, trapped): where it
+ * goes. */
+static inline uint64_t recregs_exit_target(const struct arch_regs *a)
+{
+	return a->r.r11;
+}
+
+/* The recorder's copy instruction (rec_copy, recblob.h's
+ * rec_blob_copy_insn): rep movsb, which copies LEN bytes from SRC to DST
+ * and leaves each register as far as it got. */
+static const unsigned char recregs_copy_insn[2] = { 0xf3, 0xa4 };
+struct recregs_copy {
+	uint64_t dst, src, len;
+};
+
+static inline void recregs_copy_get(const struct arch_regs *a,
+				    struct recregs_copy *c)
+{
+	c->dst = a->r.rdi;
+	c->src = a->r.rsi;
+	c->len = a->r.rcx;
+}
+
+static inline void recregs_copy_set(struct arch_regs *a,
+				    const struct recregs_copy *c)
+{
+	a->r.rdi = c->dst;
+	a->r.rsi = c->src;
+	a->r.rcx = c->len;
 }
 
 /* xmm0..7 (128 bytes, XMM) into F, the rest zero. */
