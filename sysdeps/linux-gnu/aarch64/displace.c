@@ -138,8 +138,9 @@ static void plan_adr(struct seq *s, uint32_t insn, uint64_t addr)
 {
 	unsigned rd = field(insn, 0, 5);
 	int64_t imm = sext(field(insn, 5, 19) << 2 | field(insn, 29, 2), 21);
-	uint64_t v = insn >> 31 ? (addr & ~(uint64_t)0xfff) + (uint64_t)imm * 4096 :
-				  addr + (uint64_t)imm;
+	uint64_t v = insn >> 31 ?
+			     (addr & ~(uint64_t)0xfff) + (uint64_t)imm * 4096 :
+			     addr + (uint64_t)imm;
 
 	put_ldr_lit(s, rd, v);
 	put_jump(s, rd == 16 ? 17 : 16, addr + 4);
@@ -176,7 +177,8 @@ static void plan_cond(struct seq *s, uint32_t insn, uint64_t addr, unsigned lo,
 		      unsigned bits)
 {
 	uint32_t mask = ((1u << bits) - 1) << lo;
-	uint64_t target = addr + (uint64_t)sext(field(insn, lo, bits), bits) * 4;
+	uint64_t target =
+		addr + (uint64_t)sext(field(insn, lo, bits), bits) * 4;
 
 	put(s, (insn & ~mask) | 3u << lo);
 	put_jump(s, 16, addr + 4);

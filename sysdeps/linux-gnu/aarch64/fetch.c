@@ -59,8 +59,7 @@ static bool decays(const struct type *t)
 
 /* Count the float scalars of T into *N, all of the kind of *ELT (NULL
  * until the first); false when T holds anything else or more than 4. */
-static bool hfa_walk(const struct type *t, const struct type **elt,
-		     unsigned *n)
+static bool hfa_walk(const struct type *t, const struct type **elt, unsigned *n)
 {
 	switch (t->kind) {
 	case TYPE_STRUCT:

@@ -266,12 +266,11 @@ static void test_plans(void)
 					 0xd69f03e0, 0xd73f0820, 0xa9404610,
 					 0xd63f081f };
 	for (size_t i = 0; i < sizeof(step) / sizeof(step[0]); i++)
-		CHECK(plan(step[i], a, s, &d) == 0 &&
-			      d.kind == DISPLACE_STEP && d.insn_len == 4,
+		CHECK(plan(step[i], a, s, &d) == 0 && d.kind == DISPLACE_STEP &&
+			      d.insn_len == 4,
 		      "%08x stepped", step[i]);
 	/* udf, unallocated, misaligned, short */
-	CHECK(plan(0x00000000, a, s, &d) == -EINVAL &&
-	      d.kind == DISPLACE_STEP);
+	CHECK(plan(0x00000000, a, s, &d) == -EINVAL && d.kind == DISPLACE_STEP);
 	CHECK(plan(0x02000000, a, s, &d) == -EINVAL);
 	CHECK(plan(0xd503201f, a + 2, s, &d) == -EINVAL);
 	CHECK(displace_plan((const uint8_t *)"\x1f\x20", 2, a, s, &d) ==
@@ -304,8 +303,8 @@ static void exec_case(const char *name, uint32_t insn, const struct state *in,
 
 	put32(code + P_OFF, insn);
 	__builtin___clear_cache((char *)code, (char *)code + PAGE);
-	int rc = displace_plan(code + P_OFF, 4, addr_p(), at(far, SLOT_OFF),
-			       &d);
+	int rc =
+		displace_plan(code + P_OFF, 4, addr_p(), at(far, SLOT_OFF), &d);
 	if (rc != 0 || d.kind != DISPLACE_COPY) {
 		FAIL("%s: plan rc %d kind %d", name, rc, d.kind);
 		return;
@@ -407,8 +406,7 @@ static void test_exec(void)
 		exec_case(cases[i].name, cases[i].insn, &in,
 			  (uint64_t)cases[i].landing, cases[i].check_reg);
 	}
-	CHECK(g_out.x[0] == (uint64_t)getpid(), "svc: x0 %" PRIu64,
-	      g_out.x[0]);
+	CHECK(g_out.x[0] == (uint64_t)getpid(), "svc: x0 %" PRIu64, g_out.x[0]);
 }
 
 int main(void)

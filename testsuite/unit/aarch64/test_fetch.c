@@ -153,8 +153,10 @@ static unsigned inspected;
 
 void inspect(void)
 {
-	struct callsite cs = { .mem = &self, .regs = &g_regs,
-			       .fpregs = self_fp, .at_entry = true };
+	struct callsite cs = { .mem = &self,
+			       .regs = &g_regs,
+			       .fpregs = self_fp,
+			       .at_entry = true };
 	struct fetch_ctx *f = fetch_begin(&cs, basic(TYPE_VOID), false);
 	unsigned char buf[128];
 
@@ -172,12 +174,12 @@ void inspect(void)
 	fetch_free(f);
 }
 
-#define ARG(w, T, val, kind)                   \
-	do {                                   \
-		static T v_;                   \
-		v_ = (val);                    \
-		(w)->t[(w)->n] = (kind);       \
-		(w)->v[(w)->n++] = &v_;        \
+#define ARG(w, T, val, kind)             \
+	do {                             \
+		static T v_;             \
+		v_ = (val);              \
+		(w)->t[(w)->n] = (kind); \
+		(w)->v[(w)->n++] = &v_;  \
 	} while (0)
 
 /* int, long, pointer, double, float, long double, char: interleaved
@@ -217,9 +219,9 @@ static void test_overflow(void)
 	want = &w;
 	((void (*)(int, double, int, double, int, double, int, double, int,
 		   double, int, double, int, double, int, double, int, double,
-		   int, double))cap_p)(100, 0.5, 101, 1.5, 102, 2.5, 103, 3.5, 104,
-				     4.5, 105, 5.5, 106, 6.5, 107, 7.5, 108,
-				     8.5, 109, 9.5);
+		   int, double))cap_p)(100, 0.5, 101, 1.5, 102, 2.5, 103, 3.5,
+				       104, 4.5, 105, 5.5, 106, 6.5, 107, 7.5,
+				       108, 8.5, 109, 9.5);
 }
 
 struct f3 {
@@ -255,11 +257,11 @@ static void test_hfa(void)
 
 	struct type *d2t = type_new(&arena, TYPE_STRUCT);
 	type_add_field(d2t, array(TYPE_DOUBLE, 2));
-	w.t[0] = strukt(3, f3k), w.v[0] = &f3;	   /* v0-v2 */
-	w.t[1] = d2t, w.v[1] = &d2;		   /* v3-v4 */
-	w.t[2] = basic(TYPE_INT), w.v[2] = &i1;	   /* w0 */
-	w.t[3] = strukt(2, ld2k), w.v[3] = &ld2;   /* q5-q6 */
-	w.t[4] = strukt(4, d4k), w.v[4] = &d4;	   /* stack: 1 v left */
+	w.t[0] = strukt(3, f3k), w.v[0] = &f3;	      /* v0-v2 */
+	w.t[1] = d2t, w.v[1] = &d2;		      /* v3-v4 */
+	w.t[2] = basic(TYPE_INT), w.v[2] = &i1;	      /* w0 */
+	w.t[3] = strukt(2, ld2k), w.v[3] = &ld2;      /* q5-q6 */
+	w.t[4] = strukt(4, d4k), w.v[4] = &d4;	      /* stack: 1 v left */
 	w.t[5] = basic(TYPE_DOUBLE), w.v[5] = &after; /* stack */
 	w.n = 6;
 	want = &w;
@@ -298,19 +300,19 @@ static void test_composites(void)
 	static struct big big1 = { 1, 2, 3 }, big2 = { -4, -5, -6 };
 	static int i1 = 1, i2 = 2;
 
-	w.t[0] = strukt(2, s8k), w.v[0] = &s8;	   /* x0 */
-	w.t[1] = strukt(2, s16k), w.v[1] = &s16;   /* x1-x2 */
-	w.t[2] = strukt(3, bigk), w.v[2] = &big1;  /* x3 -> copy */
-	w.t[3] = strukt(3, s12k), w.v[3] = &s12;   /* x4-x5 */
-	w.t[4] = basic(TYPE_INT), w.v[4] = &i1;	   /* x6 */
-	w.t[5] = strukt(2, s16k), w.v[5] = &s16;   /* stack (x7 left) */
-	w.t[6] = basic(TYPE_INT), w.v[6] = &i2;	   /* stack */
-	w.t[7] = strukt(3, bigk), w.v[7] = &big2;  /* stack -> copy */
+	w.t[0] = strukt(2, s8k), w.v[0] = &s8;	  /* x0 */
+	w.t[1] = strukt(2, s16k), w.v[1] = &s16;  /* x1-x2 */
+	w.t[2] = strukt(3, bigk), w.v[2] = &big1; /* x3 -> copy */
+	w.t[3] = strukt(3, s12k), w.v[3] = &s12;  /* x4-x5 */
+	w.t[4] = basic(TYPE_INT), w.v[4] = &i1;	  /* x6 */
+	w.t[5] = strukt(2, s16k), w.v[5] = &s16;  /* stack (x7 left) */
+	w.t[6] = basic(TYPE_INT), w.v[6] = &i2;	  /* stack */
+	w.t[7] = strukt(3, bigk), w.v[7] = &big2; /* stack -> copy */
 	w.n = 8;
 	want = &w;
 	((void (*)(struct s8, struct s16, struct big, struct s12, int,
-		   struct s16, int, struct big))cap_p)(s8, s16, big1, s12, 1, s16,
-						      2, big2);
+		   struct s16, int, struct big))cap_p)(s8, s16, big1, s12, 1,
+						       s16, 2, big2);
 }
 
 /* Variadic arguments follow the named rules on Linux: doubles after a
@@ -329,15 +331,15 @@ static void test_variadic(void)
 		dv[i] = i * 1.25;
 		w.t[w.n] = basic(TYPE_DOUBLE), w.v[w.n++] = &dv[i];
 	}
-	ARG(&w, long double, -2.75L, basic(TYPE_LDOUBLE));   /* q7 */
-	ARG(&w, double, 99.0, basic(TYPE_DOUBLE));	     /* [sp] */
+	ARG(&w, long double, -2.75L, basic(TYPE_LDOUBLE)); /* q7 */
+	ARG(&w, double, 99.0, basic(TYPE_DOUBLE));	   /* [sp] */
 	ARG(&w, long double, 1e300L * 1e300L, basic(TYPE_LDOUBLE));
 	ARG(&w, double, 0.5f, basic(TYPE_DOUBLE)); /* promoted */
 	want = &w;
 	((void (*)(const char *, ...))cap_p)(fmt, 42, 0 * 1.25, 1 * 1.25,
-					   2 * 1.25, 3 * 1.25, 4 * 1.25,
-					   5 * 1.25, 6 * 1.25, -2.75L, 99.0,
-					   1e300L * 1e300L, 0.5f);
+					     2 * 1.25, 3 * 1.25, 4 * 1.25,
+					     5 * 1.25, 6 * 1.25, -2.75L, 99.0,
+					     1e300L * 1e300L, 0.5f);
 }
 
 /* Floats on the stack take 8 bytes each. */
@@ -355,16 +357,18 @@ static void test_stack_floats(void)
 	want = &w;
 	((void (*)(float, float, float, float, float, float, float, float,
 		   float, float, float, char))cap_p)(0.25f, 1.25f, 2.25f, 3.25f,
-						   4.25f, 5.25f, 6.25f, 7.25f,
-						   8.25f, 9.25f, 10.25f, 'z');
+						     4.25f, 5.25f, 6.25f, 7.25f,
+						     8.25f, 9.25f, 10.25f, 'z');
 }
 
 /* A v-register argument fetched at the return stop without a snapshot at
  * entry: -1, and the bytes zero; with want_fp the entry's are kept. */
 static void test_lazy_fp(void)
 {
-	struct callsite cs = { .mem = &self, .regs = &g_regs,
-			       .fpregs = self_fp, .at_entry = true };
+	struct callsite cs = { .mem = &self,
+			       .regs = &g_regs,
+			       .fpregs = self_fp,
+			       .at_entry = true };
 	unsigned char buf[16];
 	double d = 6.5, late = -1;
 
@@ -429,8 +433,10 @@ static void check_ret(const char *name, void *fn, struct type *t,
 {
 	static unsigned char res[64] __attribute__((aligned(16)));
 	unsigned char buf[128];
-	struct callsite cs = { .mem = &self, .regs = &g_regs,
-			       .fpregs = self_fp, .at_entry = true };
+	struct callsite cs = { .mem = &self,
+			       .regs = &g_regs,
+			       .fpregs = self_fp,
+			       .at_entry = true };
 
 	memset(&g_regs, 0, sizeof(g_regs));
 	g_regs.regs[8] = (uintptr_t)res;
@@ -481,9 +487,9 @@ static void test_retval(void)
 
 int main(void)
 {
-	void (*tests[])(void) = { test_mixed,	   test_overflow,
-				  test_hfa,	   test_composites,
-				  test_variadic,   test_stack_floats };
+	void (*tests[])(void) = { test_mixed,	 test_overflow,
+				  test_hfa,	 test_composites,
+				  test_variadic, test_stack_floats };
 
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
 		unsigned before = inspected;
