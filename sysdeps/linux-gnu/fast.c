@@ -21,7 +21,7 @@
 #include "library.h"
 #include "mem.h"
 #include "options.h"
-#include "plan.h"
+#include "fetchplan.h"
 #include "proc.h"
 #include "recorder/recblob.h"
 #include "recorder/ring.h"

@@ -17,6 +17,7 @@
 #include "proc.h"
 #include "procfs.h"
 #include "recorder/recblob.h"
+#include "recregs.h"
 #include "rectramp.h"
 #include "retbp.h"
 #include "termsig.h"
@@ -51,12 +52,10 @@ static bool on_lost(struct task *t, struct arch_regs *regs, uint64_t sp)
 		if (t->frames[k].ret_sp != sp + 8)
 			continue;
 		uint64_t saved[2];
-		if (fastrec_read(p->pid, sp - 40, saved, sizeof(saved)))
+		if (fastrec_read(p->pid, recregs_lost_saved(sp), saved,
+				 sizeof(saved)))
 			return false;
-		regs->r.rax = saved[0];
-		regs->r.rdx = saved[1];
-		regs->r.rsp = sp + 8;
-		regs->r.rip = t->frames[k].ret;
+		recregs_lost_return(regs, saved, sp, t->frames[k].ret);
 		return tracee_set_regs(t->tid, regs) == 0;
 	}
 	return false;

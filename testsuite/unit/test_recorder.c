@@ -720,7 +720,7 @@ static void test_rplan(struct recmap *m)
 	static const struct plan_op rp[] = {
 		{ .op = PLAN_ARG, .dst = 0, .a = 0 },
 		{ .op = PLAN_CSTR, .src = 0, .a = 64 },
-		{ .op = PLAN_ARG, .dst = 1, .a = PLAN_ARG_RAX },
+		{ .op = PLAN_ARG, .dst = 1, .a = PLAN_ARG_RET0 },
 		{ .op = PLAN_CSTR, .src = 1, .a = 64 },
 		{ .op = PLAN_END },
 	};

@@ -292,8 +292,8 @@ static inline uint64_t plan_arg(struct plan_state *s, uint32_t a)
 {
 	if (a < 6)
 		return s->args[a];
-	if (a == PLAN_ARG_RAX || a == PLAN_ARG_RDX)
-		return s->args[6 + (a - PLAN_ARG_RAX)];
+	if (a == PLAN_ARG_RET0 || a == PLAN_ARG_RET1)
+		return s->args[6 + (a - PLAN_ARG_RET0)];
 	return plan_read_word(s, s->sp + 8 + 8 * (uint64_t)(a - 6));
 }
 

@@ -167,7 +167,7 @@ struct rec_return {
  * with PLAN_END, whose chunks take at most BOUND bytes, run at the
  * entry.  RPLAN, RBOUND: the same for the return plan, run at a hooked
  * return with the argument registers the entry had and the return
- * value's (plan.h, PLAN_ARG_RAX). */
+ * value's (plan.h, PLAN_ARG_RET0). */
 struct rec_func {
 	uint64_t target; /* where the call goes: the GOT slot's old value */
 	uint64_t plan;

@@ -5,11 +5,40 @@
 #define LTRACE_X86_64_RECREGS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
+#include <x86intrin.h>
 
 #include "arch.h"
 #include "recorder/ring.h"
+
+/* No user mapping reaches this high (57-bit addresses at most): a
+ * record's chunk of registers (the xmm chunk) is placed above it. */
+#define RECREGS_USER_END (1ULL << 56)
+
+/* The cycle counter the recorder stamps records with (recarch.h's
+ * rec_tsc): the time stamp counter. */
+static inline uint64_t recregs_cycles(void)
+{
+	return __rdtsc();
+}
+
+/* Whether that counter is constant and shared by the CPUs, so that two
+ * points map it to CLOCK_MONOTONIC. */
+static inline bool recregs_cycles_constant(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[4096];
+	bool ok = false;
+	while (f && !ok && fgets(line, sizeof(line), f))
+		ok = !strncmp(line, "flags", 5) &&
+		     strstr(line, " constant_tsc") &&
+		     strstr(line, " nonstop_tsc");
+	if (f)
+		fclose(f);
+	return ok;
+}
 
 /* The thread a record names: its TCB, %fs:0, which glibc keeps in the
  * FS base. */
@@ -66,6 +95,21 @@ static inline void recregs_return(struct arch_regs *a,
 	a->r.rdx = r->rdx;
 	a->r.rsp = r->sp;
 	a->r.rip = r->site;
+}
+
+/* A thread taken out of the recorder's return path (rec_return) with
+ * no shadow entry: rax and rdx as rec_return saved them, SAVED[2] from
+ * recregs_lost_saved(SP); the stack pointer and IP as after the return
+ * of the call whose stack pointer at entry was SP, to RET. */
+#define recregs_lost_saved(sp) ((sp)-40)
+static inline void recregs_lost_return(struct arch_regs *a,
+				       const uint64_t saved[2], uint64_t sp,
+				       uint64_t ret)
+{
+	a->r.rax = saved[0];
+	a->r.rdx = saved[1];
+	a->r.rsp = sp + 8;
+	a->r.rip = ret;
 }
 
 /* xmm0..7 (128 bytes, XMM) into F, the rest zero. */
