@@ -35,7 +35,7 @@
 #include "xmalloc.h"
 
 /* The native ABI's names by number (designated initializers), generated
- * from <asm/unistd_64.h> by Makefile.am. */
+ * from the architecture's <asm/unistd.h> by Makefile.am. */
 static const char *const names[] = {
 #include "syscallnames.h"
 };
