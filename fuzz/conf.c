@@ -1,6 +1,6 @@
 /* libFuzzer target: the ltrace.conf(5) parser (ltrace/conf.c, conftype.c,
  * lex.c, protolib.c, type.c, expr.c) on any bytes, then every prototype it
- * built formatted (ltrace/calltext.c, lenses/, the x86_64 fetch) at a
+ * built formatted (ltrace/calltext.c, lenses/, the architecture's fetch) at a
  * fake entry and return stop.  The fake tracee's memory is the input
  * itself at FAKE_BASE, and every argument register, the stack slots and the
  * return value point into it or at its words, so the lenses read the
@@ -9,28 +9,25 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/user.h>
 
 #include "conf.h"
 #include "fake.h"
 #include "protolib.h"
 
 /* Registers that point into the input, a few bytes apart. */
-static void fake_regs(struct user_regs_struct *r, size_t size)
+static void fake_regs(struct arch_regs *r, size_t size)
 {
 	uint64_t at = size ? size / 7 : 0;
+	const uint64_t args[6] = {
+		FAKE_BASE,	    FAKE_BASE + at, 3,
+		FAKE_BASE + 2 * at, (uint64_t)-1,   FAKE_BASE + 3 * at,
+	};
+	unsigned char *fp = (unsigned char *)&fake_fpregs;
 
-	memset(r, 0, sizeof(*r));
-	r->rdi = FAKE_BASE;
-	r->rsi = FAKE_BASE + at;
-	r->rdx = 3;
-	r->rcx = FAKE_BASE + 2 * at;
-	r->r8 = (uint64_t)-1;
-	r->r9 = FAKE_BASE + 3 * at;
-	r->rsp = FAKE_BASE + (size / 2 & ~7UL);
-	r->rax = FAKE_BASE + 4 * at;
-	for (size_t i = 0; i < sizeof(fake_fpregs.xmm_space) / 4; i++)
-		fake_fpregs.xmm_space[i] = (unsigned)(i * 0x01010101u);
+	arch_syscall_callee(r, args, FAKE_BASE + (size / 2 & ~7UL), 0);
+	arch_set_retval(r, FAKE_BASE + 4 * at);
+	for (size_t i = 0; i < sizeof(fake_fpregs); i++)
+		fp[i] = (unsigned char)(i / 4);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -43,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	conf_load_string(pl, "fuzz", text);
 	struct fake_mem f;
 	fake_mem_init(&f, data, size);
-	struct user_regs_struct regs;
+	struct arch_regs regs;
 	fake_regs(&regs, size);
 	const struct prototype *p = NULL;
 	for (int n = 0; n < 64 && (p = protolib_next_proto(pl, p)); n++)

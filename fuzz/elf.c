@@ -6,7 +6,7 @@
  * or length in it shows under ASan.
  *
  * Sources: fuzz/elf.c, sysdeps/linux-gnu/{elf,elfdyn,elffile,elfsites,elfsyms}.c,
- * sysdeps/linux-gnu/x86_64/{plt,sites}.c, ltrace/xmalloc.c; libs: -lelf
+ * sysdeps/linux-gnu/ARCH/{plt,sites}.c, ltrace/xmalloc.c; libs: -lelf
  * -lZydis. */
 #include "elfscan.h"
 

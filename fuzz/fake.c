@@ -8,7 +8,7 @@
 #include "lens.h"
 #include "strbuf.h"
 
-struct user_fpregs_struct fake_fpregs;
+struct arch_fpregs fake_fpregs;
 
 static size_t fake_read(struct memsrc *m, uint64_t addr, void *buf, size_t len)
 {
@@ -35,7 +35,7 @@ static const void *get_fp(struct callsite *cs)
 }
 
 void fake_call(const struct prototype *p, struct fake_mem *f,
-	       const struct user_regs_struct *regs)
+	       const struct arch_regs *regs)
 {
 	struct lens_limits lim = { .strlen = 32, .arraylen = 4 };
 	struct callsite cs = { .mem = &f->m, .regs = regs, .fpregs = get_fp };

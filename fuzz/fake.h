@@ -8,7 +8,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/user.h>
+
+#include "arch.h"
 
 #include "forward.h"
 #include "memsrc.h"
@@ -27,16 +28,16 @@ struct fake_mem {
 
 void fake_mem_init(struct fake_mem *f, const uint8_t *data, size_t size);
 
-/* The floating-point registers of the fake stop (xmm arguments and
- * return values), zero until the target fills them. */
-extern struct user_fpregs_struct fake_fpregs;
+/* The floating-point registers of the fake stop (arguments and return
+ * values), zero until the target fills them. */
+extern struct arch_fpregs fake_fpregs;
 
 /* P formatted as a call at an entry stop, then at its return stop, both
  * with the registers REGS and fake_fpregs over F's memory; strings cut at
  * 32 characters, arrays at 4 elements.  The text is thrown away: the
  * target looks for crashes, leaks and sanitizer reports, not output. */
 void fake_call(const struct prototype *p, struct fake_mem *f,
-	       const struct user_regs_struct *regs);
+	       const struct arch_regs *regs);
 
 /* A malloc'ed copy of the SIZE bytes at DATA with a NUL after them (the
  * caller frees it), or NULL when out of memory. */

@@ -3,11 +3,11 @@
  * the input.  The input is the tracee's memory at FAKE_BASE: its first byte
  * picks printf(format) or wprintf (format of 4-byte characters), the
  * format string starts at offset 64, and the argument registers, the
- * stack (at FAKE_BASE) and the xmm registers are made of its words, most of
- * them turned into addresses inside it so that %s and %ls read it. */
+ * stack (at FAKE_BASE) and the floating point registers are made of its
+ * words, most of them turned into addresses inside it so that %s and %ls
+ * read it. */
 #include <stdint.h>
 #include <string.h>
-#include <sys/user.h>
 
 #include "conf.h"
 #include "fake.h"
@@ -28,22 +28,24 @@ static uint64_t word(const struct fake_mem *f, size_t i)
 	return FAKE_BASE + w % f->size;
 }
 
-static void fake_regs(struct user_regs_struct *r, const struct fake_mem *f)
+static void fake_regs(struct arch_regs *r, const struct fake_mem *f)
 {
-	memset(r, 0, sizeof(*r));
-	r->rdi = FAKE_BASE + (f->size > FMT_AT ? FMT_AT : 1);
-	r->rsi = word(f, 1);
-	r->rdx = word(f, 2);
-	r->rcx = word(f, 3);
-	r->r8 = word(f, 4);
-	r->r9 = word(f, 5);
-	r->rsp = FAKE_BASE;
-	r->rax = word(f, 6);
-	memset(&fake_fpregs, 0, sizeof(fake_fpregs));
-	memcpy(fake_fpregs.xmm_space, f->data,
-	       f->size < sizeof(fake_fpregs.xmm_space) ?
-		       f->size :
-		       sizeof(fake_fpregs.xmm_space));
+	const uint64_t args[6] = {
+		FAKE_BASE + (f->size > FMT_AT ? FMT_AT : 1),
+		word(f, 1),
+		word(f, 2),
+		word(f, 3),
+		word(f, 4),
+		word(f, 5),
+	};
+
+	arch_syscall_callee(r, args, FAKE_BASE, 0);
+	arch_set_retval(r, word(f, 6));
+	/* The input again and again, so that every argument register
+	 * whatever its offset in the block holds some of it. */
+	unsigned char *fp = (unsigned char *)&fake_fpregs;
+	for (size_t i = 0; i < sizeof(fake_fpregs); i++)
+		fp[i] = f->size ? f->data[i % f->size] : 0;
 }
 
 static struct protolib *protos;
@@ -66,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fake_mem f;
 	fake_mem_init(&f, data, size);
 	const char *name = size && data[0] & 1 ? "wprintf" : "printf";
-	struct user_regs_struct regs;
+	struct arch_regs regs;
 	fake_regs(&regs, &f);
 	fake_call(protolib_lookup(protos, name), &f, &regs);
 	return 0;

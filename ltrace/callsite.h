@@ -1,8 +1,8 @@
 /* The machine state of one traced call, as the ABI fetch code sees it.
  * Filled by the core at the entry stop and again at the return stop.  The
- * register blocks are the architecture's own (for x86_64, struct
- * user_regs_struct and struct user_fpregs_struct from <sys/user.h>); only
- * sysdeps/<arch>/fetch.c looks inside them. */
+ * register blocks are the architecture's own (sysdeps/linux-gnu/ARCH/
+ * arch.h: struct arch_regs and struct arch_fpregs); only its fetch.c
+ * looks inside them. */
 #ifndef LTRACE_CALLSITE_H
 #define LTRACE_CALLSITE_H
 
@@ -17,8 +17,8 @@ struct callsite {
 	/* General purpose registers; never NULL. */
 	const void *regs;
 	/* Floating point registers, fetched lazily: returns NULL if they
-	 * cannot be read.  The backend's implementation does one
-	 * PTRACE_GETFPREGS per stop at most, and only when called. */
+	 * cannot be read.  The backend's implementation reads them once
+	 * per stop at most, and only when called. */
 	const void *(*fpregs)(struct callsite *cs);
 	/* True at the entry stop (registers as at the first instruction of
 	 * the callee); false at the return stop (registers as just after

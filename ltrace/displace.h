@@ -1,7 +1,7 @@
-/* Displaced execution of one instruction (x86_64 implementation in
- * sysdeps/linux-gnu/x86_64/displace.c).
+/* Displaced execution of one instruction (implemented per architecture
+ * in sysdeps/linux-gnu/ARCH/displace.c).
  *
- * A return breakpoint replaces the first byte of the instruction at a
+ * A return breakpoint replaces the first bytes of the instruction at a
  * return address.  To let the tracee go on, that instruction is executed
  * from a copy in a scratch page mapped into the tracee, followed by a jump
  * back to the instruction after it; or, when it is a jump or a call, it is

@@ -72,7 +72,8 @@ void elf_image_destroy(struct elf_image *img);
 
 /* A call site of code built without a PLT: an instruction that calls
  * (or, JUMP, tail-calls) the function whose address is in a GOT slot,
- * with no stub (on x86_64 `call *GOT(%rip)`, `jmp *GOT(%rip)`). */
+ * with no stub: the architecture's indirect call through memory or a
+ * register loaded from the slot (plt_arch.h). */
 struct elf_site {
 	uint64_t addr; /* link-time address of the instruction */
 	size_t slot;   /* the slot it reads: an index in the image's slots */

@@ -17,7 +17,7 @@
  *  - A library part starting with '/' is a /regex/ when its next '/' ends
  *    the rule; otherwise it is a glob matched against the object's path,
  *    and runs to the end of the expression, since paths often hold '-'
- *    ("/usr/lib/x86_64-linux-gnu/...").
+ *    ("/usr/lib/aarch64-linux-gnu/...").
  *  - A regex is POSIX extended.  An unanchored one must match the whole
  *    name, as in ltrace: it is compiled as ^(...)$.  One that starts with
  *    '^' or ends with '$' is anchored only where it says, so "/^get/"

@@ -33,7 +33,7 @@ enum type_kind {
 	/* printf-style parameter pack; ELT, when set, is the string type of the
 	 * format (format(T)) */
 	TYPE_PACK,
-	TYPE_LDOUBLE, /* long double (x86_64: x87, in memory) */
+	TYPE_LDOUBLE, /* long double (its format: the architecture's) */
 };
 #define TYPE_NKINDS (TYPE_LDOUBLE + 1)
 

@@ -21,10 +21,11 @@
 #include "library.h"
 #include "mem.h"
 #include "options.h"
-#include "plan.h"
+#include "fetchplan.h"
 #include "proc.h"
 #include "recorder/recblob.h"
 #include "recorder/ring.h"
+#include "recregs.h"
 #include "rectramp.h"
 #include "tracee.h"
 #include "xmalloc.h"
@@ -78,7 +79,7 @@ static int setup(struct task *t, struct fastrec *f,
 		goto err_free;
 	size_t code = f->l.rw;
 	unsigned char *img = xmalloc(code + sizeof(struct rec_shared));
-	memset(img, 0xcc, code);
+	memset(img, RECREGS_TRAP, code);
 	uint64_t entry = f->base + f->l.blob + rec_blob_entry;
 	for (uint32_t i = 0; i < FAST_NFUNC; i++) {
 		uint64_t at =

@@ -15,7 +15,6 @@
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
-#include <x86intrin.h>
 
 #include "arch.h"
 #include "bpt.h"
@@ -56,29 +55,15 @@ static unsigned long records, thread_drains, thread_syscalls;
 
 /* ---- the records' times ---- */
 
-/* tsc to CLOCK_MONOTONIC, by two points: at the start and at the last
- * drain (the time stamp counter is constant and shared by the CPUs:
- * constant_tsc, checked at the start). */
+/* The records' cycle counter (recregs.h) to CLOCK_MONOTONIC, by two
+ * points: at the start and at the last drain (the counter is constant
+ * and shared by the CPUs, checked at the start). */
 static bool use_tsc;
 static uint64_t tsc0, mono0, tsc1, mono1;
 
-static bool tsc_constant(void)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[4096];
-	bool ok = false;
-	while (f && !ok && fgets(line, sizeof(line), f))
-		ok = !strncmp(line, "flags", 5) &&
-		     strstr(line, " constant_tsc") &&
-		     strstr(line, " nonstop_tsc");
-	if (f)
-		fclose(f);
-	return ok;
-}
-
 static void clock_point(void)
 {
-	tsc1 = __rdtsc();
+	tsc1 = recregs_cycles();
 	mono1 = fastrec_mono_ns();
 }
 
@@ -106,7 +91,7 @@ static void set_time(uint64_t tsc)
 
 bool fastdrain_init(bool timed, bool wait_writers)
 {
-	use_tsc = tsc_constant();
+	use_tsc = recregs_cycles_constant();
 	if (timed && !use_tsc) {
 		error_msg("--fast: this CPU's time stamp counter is not "
 			  "constant; timing needs ptrace mode");
@@ -114,7 +99,7 @@ bool fastdrain_init(bool timed, bool wait_writers)
 	}
 	settle = wait_writers;
 	ring_copy = xmalloc(FAST_RING);
-	tsc0 = __rdtsc();
+	tsc0 = recregs_cycles();
 	mono0 = fastrec_mono_ns();
 	clock_point();
 	return true;
@@ -124,8 +109,8 @@ bool fastdrain_init(bool timed, bool wait_writers)
 
 /* The floating point registers of the record being shown, made from
  * its xmm bytes only when the fetch code asks (a float argument or
- * return value): a call's xmm0..7 are in a chunk of its recmem, a
- * return's xmm0 in the record. */
+ * return value): a call's are in a chunk of its recmem, a return's
+ * first one in the record. */
 static struct arch_fpregs rec_fp;
 static const struct recmem *rec_mem;
 static const void *rec_xmm;
@@ -218,7 +203,7 @@ static void show_return(struct process *p, struct fastrec *f,
 	size_t used = r->used <= r->h.size - sizeof(*r) ? r->used : 0;
 	recregs_return(&regs, r);
 	recmem_init(&rm, r + 1, used);
-	record_fpregs_from(&rm, r->xmm0, sizeof(r->xmm0));
+	record_fpregs_from(&rm, r->fret, sizeof(r->fret));
 	struct callsite cs = { &rm.mem, &regs.r, record_fpregs, false, 0, 0 };
 	set_time(r->tsc);
 	call_return_tail(t, (size_t)i, &cs, task_prints(t));

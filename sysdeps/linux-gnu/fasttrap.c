@@ -17,6 +17,7 @@
 #include "proc.h"
 #include "procfs.h"
 #include "recorder/recblob.h"
+#include "recregs.h"
 #include "rectramp.h"
 #include "retbp.h"
 #include "termsig.h"
@@ -38,7 +39,7 @@
 
 static bool in_blob(const struct fastrec *f, uint64_t ip, uint64_t off)
 {
-	return ip == f->base + f->l.blob + off + 1;
+	return ip == f->base + f->l.blob + off + RECREGS_TRAP_LEN;
 }
 
 /* A hooked return with no shadow entry: SP is its call's stack pointer
@@ -48,15 +49,13 @@ static bool on_lost(struct task *t, struct arch_regs *regs, uint64_t sp)
 	struct process *p = process_mem(t->proc);
 	fastdrain_drain(p);
 	for (size_t k = t->nframes; k-- > 0;) {
-		if (t->frames[k].ret_sp != sp + 8)
+		if (t->frames[k].ret_sp != recregs_sp_after_return(sp))
 			continue;
 		uint64_t saved[2];
-		if (fastrec_read(p->pid, sp - 40, saved, sizeof(saved)))
+		if (fastrec_read(p->pid, recregs_lost_saved(sp), saved,
+				 sizeof(saved)))
 			return false;
-		regs->r.rax = saved[0];
-		regs->r.rdx = saved[1];
-		regs->r.rsp = sp + 8;
-		regs->r.rip = t->frames[k].ret;
+		recregs_lost_return(regs, saved, sp, t->frames[k].ret);
 		return tracee_set_regs(t->tid, regs) == 0;
 	}
 	return false;
@@ -118,11 +117,11 @@ static bool blob_trap(struct task *t, struct process *p, struct fastrec *f,
 {
 	uint64_t ip = arch_ip(regs);
 	if (past_exit(f, ip)) {
-		/* Another thread's fast_leave had an int3 there, gone now
+		/* Another thread's fast_leave had a trap there, gone now
 		 * (or copied into this process by a fork: put back): back
-		 * onto the jmp. */
+		 * onto the jump. */
 		fasttrap_exits_restore(p->memfd, f);
-		arch_set_ip(regs, ip - 1);
+		arch_set_ip(regs, ip - RECREGS_TRAP_LEN);
 		return tracee_set_regs(t->tid, regs) == 0;
 	}
 	if (in_blob(f, ip, rec_blob_trap_full)) {
@@ -132,11 +131,11 @@ static bool blob_trap(struct task *t, struct process *p, struct fastrec *f,
 		return true;
 	}
 	if (in_blob(f, ip, rec_blob_trap_sync)) {
-		fastdrain_sync(p, f, regs->r.rdi);
+		fastdrain_sync(p, f, recregs_trap_arg(regs));
 		return true;
 	}
 	if (in_blob(f, ip, rec_blob_trap_lost))
-		return on_lost(t, regs, regs->r.rdi);
+		return on_lost(t, regs, recregs_trap_arg(regs));
 	return false;
 }
 
@@ -170,37 +169,39 @@ static bool in_code(const struct fastrec *f, uint64_t ip)
 	return ip - f->base < f->l.rw;
 }
 
-/* T stopped on rec_copy's rep movsb, registers R: make the copy by
- * system calls and put T past the instruction, its registers as the
- * instruction leaves them, instead of a step per byte.  Where the bytes
+/* T stopped on rec_copy's copy instruction (recregs.h), registers R:
+ * make the copy by system calls and put T past the instruction, its
+ * registers as the instruction leaves them, instead of a step per byte.  Where the bytes
  * cannot be read, T stays on the instruction with the copy made so far
  * (R says how far): a step there faults as the copy would, and
  * fast_fault ends it.  True when T is past it. */
 static bool copy_by_call(struct task *t, struct process *p,
 			 const struct fastrec *f, struct arch_regs *r)
 {
-	/* rep movsb: f3 a4 */
-	static const unsigned char insn[2] = { 0xf3, 0xa4 };
+	const unsigned char *insn = recregs_copy_insn;
+	const size_t len = sizeof(recregs_copy_insn);
 	uint64_t at = f->base + f->l.blob + rec_blob_copy_insn;
 	unsigned char buf[4096];
+	struct recregs_copy c;
+	recregs_copy_get(r, &c);
 	/* No copy of the recorder's is longer than a record: a longer
 	 * one is the program's doing, and is stepped (bounded). */
-	if (arch_ip(r) != at || r->r.rcx > rec_max_record(&f->l) ||
-	    fastrec_read(p->pid, at, buf, sizeof(insn)) ||
-	    memcmp(buf, insn, sizeof(insn)))
+	if (arch_ip(r) != at || c.len > rec_max_record(&f->l) ||
+	    fastrec_read(p->pid, at, buf, len) || memcmp(buf, insn, len))
 		return false;
-	while (r->r.rcx && !drive_over()) {
-		size_t n = r->r.rcx < sizeof(buf) ? r->r.rcx : sizeof(buf);
-		if (fastrec_read(p->pid, r->r.rsi, buf, n) ||
-		    mem_write(p->memfd, r->r.rdi, buf, n))
+	while (c.len && !drive_over()) {
+		size_t n = c.len < sizeof(buf) ? c.len : sizeof(buf);
+		if (fastrec_read(p->pid, c.src, buf, n) ||
+		    mem_write(p->memfd, c.dst, buf, n))
 			break;
-		r->r.rsi += n;
-		r->r.rdi += n;
-		r->r.rcx -= n;
+		c.src += n;
+		c.dst += n;
+		c.len -= n;
 	}
-	if (!r->r.rcx)
-		arch_set_ip(r, at + sizeof(insn));
-	return tracee_set_regs(t->tid, r) == 0 && !r->r.rcx;
+	recregs_copy_set(r, &c);
+	if (!c.len)
+		arch_set_ip(r, at + len);
+	return tracee_set_regs(t->tid, r) == 0 && !c.len;
 }
 
 /* fast_leave by single steps, where its int3s cannot be written: slow
@@ -233,16 +234,16 @@ static bool step_leave(struct task *t, struct process *p, struct fastrec *f,
 static bool run_leave(struct task *t, struct process *p, struct fastrec *f,
 		      struct memsrc *m, struct arch_regs *r)
 {
-	/* Every way out of the recorder's code is one of two jmp *%r11: an
-	 * int3 on each for the time T runs to one.  Another thread that
+	/* Every way out of the recorder's code is one of two indirect
+	 * jumps: a trap on each for the time T runs to one.  Another thread that
 	 * meets one stops, and the loop puts it back on the jmp later
 	 * (blob_trap). */
 	const uint64_t exits[2] = { f->base + f->l.blob + rec_blob_entry_exit,
 				    f->base + f->l.blob +
 					    rec_blob_return_exit };
-	const unsigned char int3 = 0xcc;
-	if (mem_write(p->memfd, exits[0], &int3, 1) ||
-	    mem_write(p->memfd, exits[1], &int3, 1)) {
+	const unsigned char trap = RECREGS_TRAP;
+	if (mem_write(p->memfd, exits[0], &trap, 1) ||
+	    mem_write(p->memfd, exits[1], &trap, 1)) {
 		fasttrap_exits_restore(p->memfd, f);
 		return step_leave(t, p, f, m, r);
 	}
@@ -252,8 +253,8 @@ static bool run_leave(struct task *t, struct process *p, struct fastrec *f,
 			break;
 		fastrec_stats.leave_runs++;
 		if (past_exit(f, arch_ip(r))) {
-			/* The jmp's work: on to r11. */
-			arch_set_ip(r, r->r.r11);
+			/* The jump's work. */
+			arch_set_ip(r, recregs_exit_target(r));
 			out = tracee_set_regs(t->tid, r) == 0;
 			break;
 		}

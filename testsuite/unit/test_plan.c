@@ -20,7 +20,7 @@
 #include "conf.h"
 #include "lens.h"
 #include "memsrc.h"
-#include "plan.h"
+#include "fetchplan.h"
 #include "protolib.h"
 #include "recmem.h"
 #include "recorder/planrun.h"
@@ -496,7 +496,7 @@ static void test_detects(const struct protolib *pl)
 	p = protolib_lookup(pl, "g_rs");
 	CHECK(plan_compile(p, &limits[0], &plan, &rplan, &why) == 0);
 	CHECK(rplan.nops == 3 && rplan.ops[0].op == PLAN_ARG &&
-	      rplan.ops[0].a == PLAN_ARG_RAX && rplan.ops[1].op == PLAN_CSTR);
+	      rplan.ops[0].a == PLAN_ARG_RET0 && rplan.ops[1].op == PLAN_CSTR);
 	rplan.ops[1].a = 5;
 	rplan.bound = plan_bound(rplan.ops);
 	bad = 0;

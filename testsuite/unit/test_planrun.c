@@ -214,8 +214,8 @@ static void test_retval(void)
 	memset(args, 0, sizeof(args));
 	args[6] = BASE + 400;
 	args[7] = 3;
-	struct plan_op plan[] = { op(PLAN_ARG, 0, 0, PLAN_ARG_RAX),
-				  op(PLAN_ARG, 1, 0, PLAN_ARG_RDX),
+	struct plan_op plan[] = { op(PLAN_ARG, 0, 0, PLAN_ARG_RET0),
+				  op(PLAN_ARG, 1, 0, PLAN_ARG_RET1),
 				  op(PLAN_CSTR, 0, 0, 64),
 				  op(PLAN_MEM, 0, 0, 64),
 				  op(PLAN_END, 0, 0, 0) };

@@ -369,7 +369,8 @@ static void check_fill_chunks(const struct rec_return *r, uint64_t buf,
 	size_t n = c->len;
 	uint64_t fill = plan_chunk_size(n) + plan_chunk_size(n - 1);
 	CHECK(r->h.size == rec_align(sizeof(*r) + r->used));
-	CHECK(r->rax == buf + 1 && c->addr == buf && n >= 1 && c->wanted == n &&
+	CHECK(r->ret[0] == buf + 1 && c->addr == buf && n >= 1 &&
+	      c->wanted == n &&
 	      r->used == fill + (tail ? plan_chunk_size(n) : 0));
 	if (tail && r->used > fill)
 		CHECK(!memcmp((const char *)c + fill, c, plan_chunk_size(n)),
@@ -387,14 +388,14 @@ static void check_fill_chunks(const struct rec_return *r, uint64_t buf,
 static void check_return(const struct rec_return *r, const struct pending *p)
 {
 	uint64_t xmm0;
-	memcpy(&xmm0, r->xmm0, 8);
+	memcpy(&xmm0, r->fret, 8);
 	switch (p->func) {
 	case F_STRLEN:
 	case F_ADD8:
 	case F_OUTER:
 	case F_TAILER:
-		CHECK(r->rax == p->expect, "func %lu returned %lu, want %lu",
-		      p->func, r->rax, p->expect);
+		CHECK(r->ret[0] == p->expect, "func %lu returned %lu, want %lu",
+		      p->func, r->ret[0], p->expect);
 		break;
 	case F_HYP:
 	case F_VSUM:
@@ -402,11 +403,11 @@ static void check_return(const struct rec_return *r, const struct pending *p)
 		      p->func, xmm0, p->expect);
 		break;
 	case F_WIDE:
-		CHECK(r->rdx == p->expect && r->rax == ~p->expect);
+		CHECK(r->ret[1] == p->expect && r->ret[0] == ~p->expect);
 		break;
 	case F_PROBE:
 		/* probe saw the return trampoline as its return address. */
-		CHECK(r->rax == (uint64_t)cur->blob + rec_blob_return);
+		CHECK(r->ret[0] == (uint64_t)cur->blob + rec_blob_return);
 		break;
 	case F_FILL:
 		check_fill_chunks(r, p->expect, seen.tailfill_plan);
@@ -720,7 +721,7 @@ static void test_rplan(struct recmap *m)
 	static const struct plan_op rp[] = {
 		{ .op = PLAN_ARG, .dst = 0, .a = 0 },
 		{ .op = PLAN_CSTR, .src = 0, .a = 64 },
-		{ .op = PLAN_ARG, .dst = 1, .a = PLAN_ARG_RAX },
+		{ .op = PLAN_ARG, .dst = 1, .a = PLAN_ARG_RET0 },
 		{ .op = PLAN_CSTR, .src = 1, .a = 64 },
 		{ .op = PLAN_END },
 	};

@@ -29,11 +29,11 @@
 enum plan_opcode {
 	/* End of the plan. */
 	PLAN_END = 0,
-	/* r[dst] = the integer argument slot A: the A-th eightbyte of the
-	 * INTEGER class in the x86-64 psABI order (0..5: rdi rsi rdx rcx r8
-	 * r9; 6 and up: the stack words above the return address), or, in
-	 * a return plan, PLAN_ARG_RAX and PLAN_ARG_RDX: the return value's
-	 * registers. */
+	/* r[dst] = the integer argument slot A: the A-th integer argument
+	 * register in the calling convention's order (planarch.c numbers
+	 * them; 6 and up: the stack words above the return address), or,
+	 * in a return plan, PLAN_ARG_RET0 and PLAN_ARG_RET1: the return
+	 * value's first and second integer registers. */
 	PLAN_ARG,
 	/* r[dst] = the 8 bytes at r[src] + A (as much as can be read, the
 	 * rest zero); nothing is recorded. */
@@ -52,7 +52,7 @@ enum plan_opcode {
 	/* Record the stack: A bytes from the stack pointer at entry (the
 	 * return address first). */
 	PLAN_STACK,
-	/* Record the SSE argument registers xmm0..xmm7 (128 bytes, as a
+	/* Record the floating point argument registers (128 bytes, as a
 	 * chunk whose address is PLAN_XMM_ADDR). */
 	PLAN_XMM,
 };
@@ -60,8 +60,8 @@ enum plan_opcode {
 /* PLAN_ARG's slots of the return value (a return plan runs with the
  * argument registers of the entry and these).  A return plan reads no
  * stack slot: the callee owns those words and may have changed them. */
-#define PLAN_ARG_RAX 0x40000000u
-#define PLAN_ARG_RDX 0x40000001u
+#define PLAN_ARG_RET0 0x40000000u
+#define PLAN_ARG_RET1 0x40000001u
 
 /* The address the xmm chunk claims: in no mapping a program can have
  * (non-canonical), so a lens never confuses it with memory. */

@@ -170,8 +170,8 @@ static inline void plan_chunk_cstr(struct plan_state *s, uint64_t addr,
 	plan_chunk_close(s, pos, wanted, pos == n && n < wanted);
 }
 
-/* The 128 bytes of xmm0..7, or an empty chunk that wanted them when
- * they were not saved. */
+/* The 128 bytes of the floating point argument registers, or an empty
+ * chunk that wanted them when they were not saved. */
 static inline void plan_chunk_xmm(struct plan_state *s)
 {
 	uint64_t max;
@@ -292,8 +292,8 @@ static inline uint64_t plan_arg(struct plan_state *s, uint32_t a)
 {
 	if (a < 6)
 		return s->args[a];
-	if (a == PLAN_ARG_RAX || a == PLAN_ARG_RDX)
-		return s->args[6 + (a - PLAN_ARG_RAX)];
+	if (a == PLAN_ARG_RET0 || a == PLAN_ARG_RET1)
+		return s->args[6 + (a - PLAN_ARG_RET0)];
 	return plan_read_word(s, s->sp + 8 + 8 * (uint64_t)(a - 6));
 }
 
@@ -351,9 +351,10 @@ static inline void plan_step(struct plan_state *s, const struct plan_op *op)
 }
 
 /* Run PLAN for a call whose integer argument registers are ARGS[0..5]
- * (rdi rsi rdx rcx r8 r9), with ARGS[6..7] the return value's rax and rdx
- * (for a return plan; 0 at the entry), whose stack pointer at entry is SP, and whose
- * xmm0..7 are at XMM (128 bytes, or NULL when not saved).  Append chunks
+ * (in the calling convention's order), with ARGS[6..7] the return
+ * value's two integer registers (for a return plan; 0 at the entry),
+ * whose stack pointer at entry is SP, and whose floating point argument
+ * registers are at XMM (128 bytes, or NULL when not saved).  Append chunks
  * (struct plan_chunk + bytes, plan.h) at OUT (8-byte aligned), at most
  * ROOM bytes; return the bytes written.  COPY(CTX, ADDR, DST, LEN) copies
  * up to LEN bytes from the program's memory and returns how many it could

@@ -531,9 +531,9 @@ static void fill_return(const struct rec_shared *s, struct rec_return *r,
 	r->func = (uint32_t)e->func;
 	r->used = 0;
 	r->call = e->call;
-	r->rax = f->rax;
-	r->rdx = f->rdx;
-	memcpy(r->xmm0, f->xmm0, sizeof(r->xmm0));
+	r->ret[0] = f->ret[0];
+	r->ret[1] = f->ret[1];
+	memcpy(r->fret, f->fret, sizeof(r->fret));
 	r->sp = sp + 8;
 	r->site = e->ret;
 }
@@ -551,8 +551,8 @@ static void run_rplan(struct rec_shared *s, const struct rec_shadow_entry *e,
 		return;
 	for (int i = 0; i < 6; i++)
 		args[i] = e->args[i];
-	args[6] = f->rax;
-	args[7] = f->rdx;
+	args[6] = f->ret[0];
+	args[7] = f->ret[1];
 	room -= r->used;
 	r->used += (uint32_t)plan_run((const struct plan_op *)fn->rplan, args,
 				      e->sp, 0, (char *)(r + 1) + r->used, room,

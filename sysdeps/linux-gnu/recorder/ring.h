@@ -57,6 +57,9 @@
 
 #include <stdint.h>
 
+/* enum rec_reg: the registers in rec_call.regs, REC_NREGS of them. */
+#include "recring.h"
+
 /* "LTRREC01": a struct rec_shared the tracer filled. */
 #define REC_MAGIC 0x313043455252544cull
 #define REC_VERSION 3
@@ -103,18 +106,6 @@ enum rec_call_flags {
 	REC_CALL_CUT = 8,
 };
 
-/* The argument registers in rec_call.regs, in the psABI's order. */
-enum rec_reg {
-	REC_RDI,
-	REC_RSI,
-	REC_RDX,
-	REC_RCX,
-	REC_R8,
-	REC_R9,
-	REC_RAX,
-	REC_NREGS,
-};
-
 /* A call, recorded at its entry.  The plan's chunks (struct plan_chunk
  * and their bytes, plan.h) follow, up to h.size.  The record's position
  * is the call's sequence number. */
@@ -144,13 +135,12 @@ struct rec_return {
 	uint64_t thread;
 	uint64_t tsc;
 	uint32_t func;
-	uint32_t used; /* bytes of chunks that follow */
-	uint64_t call; /* the position of the call's record */
-	uint64_t rax;
-	uint64_t rdx;
-	uint8_t xmm0[16];
-	uint64_t sp;   /* the stack pointer after the return */
-	uint64_t site; /* where it returned to */
+	uint32_t used;	  /* bytes of chunks that follow */
+	uint64_t call;	  /* the position of the call's record */
+	uint64_t ret[2];  /* the return value's integer registers */
+	uint8_t fret[16]; /* its first floating point register */
+	uint64_t sp;	  /* the stack pointer after the return */
+	uint64_t site;	  /* where it returned to */
 };
 
 /* rec_func.flags: REC_FN_RETURNS, record its returns (never for a
@@ -167,7 +157,7 @@ struct rec_return {
  * with PLAN_END, whose chunks take at most BOUND bytes, run at the
  * entry.  RPLAN, RBOUND: the same for the return plan, run at a hooked
  * return with the argument registers the entry had and the return
- * value's (plan.h, PLAN_ARG_RAX). */
+ * value's (plan.h, PLAN_ARG_RET0). */
 struct rec_func {
 	uint64_t target; /* where the call goes: the GOT slot's old value */
 	uint64_t plan;

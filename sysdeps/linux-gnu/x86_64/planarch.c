@@ -12,7 +12,7 @@
 #include "callsite.h"
 #include "fetch.h"
 #include "memsrc.h"
-#include "plan.h"
+#include "fetchplan.h"
 #include "type.h"
 #include "xmalloc.h"
 
@@ -111,4 +111,12 @@ long planarch_locate(const struct prototype *p, struct plan_argloc *locs)
 	}
 	fetch_free(f);
 	return n;
+}
+
+/* The record holds rax, rdx, xmm0 and xmm1: a struct over 16 bytes is
+ * MEMORY class (its copy is at rax) and a long double is in st0. */
+bool planarch_ret_in_regs(const struct type *t)
+{
+	return t->kind != TYPE_LDOUBLE &&
+	       (t->kind != TYPE_STRUCT || type_sizeof(t) <= 16);
 }

@@ -48,9 +48,8 @@ _Static_assert(__builtin_offsetof(struct rec_frame, xmm) == REC_FRAME_XMM,
 	       "rec_frame.xmm");
 
 struct rec_rframe {
-	uint64_t rax;
-	uint64_t rdx;
-	uint8_t xmm0[16];
+	uint64_t ret[2];  /* rax, rdx */
+	uint8_t fret[16]; /* xmm0 */
 	uint64_t pad[2];
 	/* Then the stack pointer after the return, one word above the
 	 * entry's. */

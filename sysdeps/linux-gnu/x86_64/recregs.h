@@ -5,11 +5,40 @@
 #define LTRACE_X86_64_RECREGS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
+#include <x86intrin.h>
 
 #include "arch.h"
 #include "recorder/ring.h"
+
+/* No user mapping reaches this high (57-bit addresses at most): a
+ * record's chunk of registers (the xmm chunk) is placed above it. */
+#define RECREGS_USER_END (1ULL << 56)
+
+/* The cycle counter the recorder stamps records with (recarch.h's
+ * rec_tsc): the time stamp counter. */
+static inline uint64_t recregs_cycles(void)
+{
+	return __rdtsc();
+}
+
+/* Whether that counter is constant and shared by the CPUs, so that two
+ * points map it to CLOCK_MONOTONIC. */
+static inline bool recregs_cycles_constant(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[4096];
+	bool ok = false;
+	while (f && !ok && fgets(line, sizeof(line), f))
+		ok = !strncmp(line, "flags", 5) &&
+		     strstr(line, " constant_tsc") &&
+		     strstr(line, " nonstop_tsc");
+	if (f)
+		fclose(f);
+	return ok;
+}
 
 /* The thread a record names: its TCB, %fs:0, which glibc keeps in the
  * FS base. */
@@ -62,10 +91,71 @@ static inline void recregs_return(struct arch_regs *a,
 				  const struct rec_return *r)
 {
 	memset(a, 0, sizeof(*a));
-	a->r.rax = r->rax;
-	a->r.rdx = r->rdx;
+	a->r.rax = r->ret[0];
+	a->r.rdx = r->ret[1];
 	a->r.rsp = r->sp;
 	a->r.rip = r->site;
+}
+
+/* A thread taken out of the recorder's return path (rec_return) with
+ * no shadow entry: rax and rdx as rec_return saved them, SAVED[2] from
+ * recregs_lost_saved(SP); the stack pointer and IP as after the return
+ * of the call whose stack pointer at entry was SP, to RET. */
+#define recregs_lost_saved(sp) ((sp)-40)
+/* The stack pointer after the return of a call whose stack pointer at
+ * entry was SP (ret pops the return address). */
+#define recregs_sp_after_return(sp) ((sp) + 8)
+static inline void recregs_lost_return(struct arch_regs *a,
+				       const uint64_t saved[2], uint64_t sp,
+				       uint64_t ret)
+{
+	a->r.rax = saved[0];
+	a->r.rdx = saved[1];
+	a->r.rsp = recregs_sp_after_return(sp);
+	a->r.rip = ret;
+}
+
+/* The trap instruction the recorder's code is filled with and the
+ * tracer puts on its ways out (int3), and how far past it the IP of its
+ * SIGTRAP is. */
+#define RECREGS_TRAP 0xcc
+#define RECREGS_TRAP_LEN 1
+
+/* At one of the blob's traps (recblob.h): the address it passes (rdi). */
+static inline uint64_t recregs_trap_arg(const struct arch_regs *a)
+{
+	return a->r.rdi;
+}
+
+/* Past a way out of the recorder (a jmp *%r11, trapped): where it
+ * goes. */
+static inline uint64_t recregs_exit_target(const struct arch_regs *a)
+{
+	return a->r.r11;
+}
+
+/* The recorder's copy instruction (rec_copy, recblob.h's
+ * rec_blob_copy_insn): rep movsb, which copies LEN bytes from SRC to DST
+ * and leaves each register as far as it got. */
+static const unsigned char recregs_copy_insn[2] = { 0xf3, 0xa4 };
+struct recregs_copy {
+	uint64_t dst, src, len;
+};
+
+static inline void recregs_copy_get(const struct arch_regs *a,
+				    struct recregs_copy *c)
+{
+	c->dst = a->r.rdi;
+	c->src = a->r.rsi;
+	c->len = a->r.rcx;
+}
+
+static inline void recregs_copy_set(struct arch_regs *a,
+				    const struct recregs_copy *c)
+{
+	a->r.rdi = c->dst;
+	a->r.rsi = c->src;
+	a->r.rcx = c->len;
 }
 
 /* xmm0..7 (128 bytes, XMM) into F, the rest zero. */

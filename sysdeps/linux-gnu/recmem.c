@@ -3,10 +3,11 @@
 
 #include "recmem.h"
 #include "recorder/plan.h"
+#include "recregs.h"
 
-/* No user mapping reaches this high on x86-64 (57-bit addresses at
- * most); the xmm chunk sits above it. */
-#define USER_END (1ULL << 56)
+/* No user mapping reaches this high; the chunk of floating point
+ * registers sits above it. */
+#define USER_END RECREGS_USER_END
 
 /* The chunk at byte OFF of the span, or NULL past its end. */
 static const struct plan_chunk *chunk_at(const unsigned char *base, size_t size,

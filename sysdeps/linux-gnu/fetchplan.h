@@ -10,8 +10,8 @@
  * memory or holding pointers, long doubles), out-parameters passed on
  * the stack, structs whose layout depends on their contents, and
  * whatever would take more instructions or registers than a plan has. */
-#ifndef LTRACE_PLAN_H
-#define LTRACE_PLAN_H
+#ifndef LTRACE_FETCHPLAN_H
+#define LTRACE_FETCHPLAN_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -56,5 +56,10 @@ struct plan_argloc {
  * including a printf-style pack, or all).  Returns N; -1 when an
  * argument's place cannot be told. */
 long planarch_locate(const struct prototype *p, struct plan_argloc *locs);
+
+/* Whether a return value of type T (a scalar or a struct) is in the
+ * registers a return record holds (PLAN_ARG_RET0, PLAN_ARG_RET1 and the
+ * first floating point ones), rather than in memory or elsewhere. */
+bool planarch_ret_in_regs(const struct type *t);
 
 #endif

@@ -10,7 +10,7 @@
 
 #include "expr.h"
 #include "lens.h"
-#include "plan.h"
+#include "fetchplan.h"
 #include "recorder/planrun.h"
 #include "type.h"
 #include "xmalloc.h"
@@ -145,7 +145,7 @@ static int elt_count(struct pc *pc, long n, struct count *c)
 	return word_to_reg(pc, &l, c->reg);
 }
 
-/* The return value, at the return: in rax. */
+/* The return value, at the return: in its first integer register. */
 static int ret_count(struct pc *pc, struct count *c)
 {
 	const struct type *t = pc->p->ret;
@@ -156,7 +156,7 @@ static int ret_count(struct pc *pc, struct count *c)
 	if (reg_alloc(pc, &c->reg) < 0)
 		return -1;
 	c->kind = COUNT_REG;
-	return emit(pc, PLAN_ARG, c->reg, 0, PLAN_ARG_RAX);
+	return emit(pc, PLAN_ARG, c->reg, 0, PLAN_ARG_RET0);
 }
 
 /* The value of argument N (1-based). */
@@ -541,31 +541,30 @@ static int param(struct pc *pc, size_t i)
 static bool reads_at_return(struct pc *pc, const struct type *t)
 {
 	struct fetch_plan scratch = { .nops = 0 };
-	struct plan_argloc rax = { .nregs = 2 };
+	struct plan_argloc ret = { .nregs = 2 };
 	struct pc dry = {
 		.l = pc->l, .p = pc->p, .plan = &scratch, .at_return = true
 	};
-	struct loc l = { .arg = &rax, .local = true };
+	struct loc l = { .arg = &ret, .local = true };
 
-	rax.reg[0].idx = PLAN_ARG_RAX;
-	rax.reg[1].idx = PLAN_ARG_RDX;
+	ret.reg[0].idx = PLAN_ARG_RET0;
+	ret.reg[1].idx = PLAN_ARG_RET1;
 	return render(&dry, t, &l, NULL) < 0 || scratch.nops;
 }
 
-/* The return value's reads.  A scalar or a pointer is rax; a struct in
- * registers may have eightbytes in SSE registers, and one in memory
- * (MEMORY class: its copy is at rax) or a long double (st0) is read
- * from where no record has it: those stay in ptrace mode, if their text
- * reads memory (or is a long double at all). */
+/* The return value's reads.  A scalar or a pointer is in the first
+ * integer return register; a struct in registers may have words in
+ * floating point registers; what the calling convention returns
+ * elsewhere (planarch_ret_in_regs) is read from where no record has
+ * it: those stay in ptrace mode, if their text reads memory. */
 static int retval(struct pc *pc)
 {
 	const struct type *t = pc->p->ret;
-	struct plan_argloc rax = { .nregs = 1 };
-	struct loc l = { .arg = &rax, .local = true };
+	struct plan_argloc ret = { .nregs = 1 };
+	struct loc l = { .arg = &ret, .local = true };
 
-	rax.reg[0].idx = PLAN_ARG_RAX;
-	if (t->kind == TYPE_LDOUBLE || t->kind == TYPE_ARRAY ||
-	    (t->kind == TYPE_STRUCT && type_sizeof(t) > 16))
+	ret.reg[0].idx = PLAN_ARG_RET0;
+	if (t->kind == TYPE_ARRAY || !planarch_ret_in_regs(t))
 		return fail(pc, "a return value read from memory");
 	if (t->kind == TYPE_STRUCT)
 		return reads_at_return(pc, t) ?
