@@ -65,8 +65,10 @@ void lens_guess(struct fmt_ctx *c, const struct value *v)
 		emit_hex(c, (uint64_t)x);
 }
 
-/* float and double print as %f (hex: %a); long double, an x87 80-bit
- * number in 16 bytes, as %Lf (%La). */
+/* float and double print as %f (hex: %a); long double as %Lf (%La).  The
+ * tracer is native to the tracee, so its long double is the tracee's: the
+ * 16 bytes convert as they are (any padding, as x87's bytes 10..15, is
+ * ignored by the conversion). */
 void lens_float(struct fmt_ctx *c, const struct value *v, enum radix r)
 {
 	unsigned char b[16] = { 0 };
@@ -78,7 +80,6 @@ void lens_float(struct fmt_ctx *c, const struct value *v, enum radix r)
 	}
 	if (n == 16) {
 		long double ld;
-		memset(b + 10, 0, 6);
 		memcpy(&ld, b, sizeof(ld));
 		emit_printf(c, r == RADIX_HEX ? "%La" : "%Lf", ld);
 		return;

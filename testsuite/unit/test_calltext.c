@@ -723,7 +723,10 @@ static void test_ldouble(void)
 
 	reset();
 	/* long double is MEMORY class: on the stack, 16-byte aligned; the
-	 * double in between still goes in xmm0 */
+	 * double in between still goes in xmm0; x87's padding (bytes 10..15)
+	 * holds garbage, as it may in the tracee, and is not part of the
+	 * value */
+	memset(mem + (STACK - BASE) + 16, 0xa5, 16);
 	memcpy(mem + (STACK - BASE) + 16, &a, 10);
 	memcpy(mem + (STACK - BASE) + 32, &b, 10);
 	set_xmm(0, 0.75);
