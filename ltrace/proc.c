@@ -18,7 +18,7 @@ struct process *process_new(pid_t pid)
 {
 	struct process *p = xcalloc(1, sizeof(*p));
 	p->pid = pid;
-	p->memfd = -1;
+	p->procmem = -1;
 	bpt_table_init(&p->bpts);
 	p->next = processes;
 	processes = p;
@@ -32,9 +32,9 @@ void process_reset_image(struct process *p)
 	p->r_brk = 0;
 	bpt_table_destroy(&p->bpts);
 	bpt_table_init(&p->bpts);
-	if (p->memfd >= 0)
-		close(p->memfd);
-	p->memfd = -1;
+	if (p->procmem >= 0)
+		close(p->procmem);
+	p->procmem = -1;
 	free(p->scratch);
 	p->scratch = NULL;
 	free(p->fast);

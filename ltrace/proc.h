@@ -22,8 +22,8 @@ struct scratch {
 };
 
 struct process {
-	pid_t pid; /* thread group id */
-	int memfd; /* /proc/PID/mem, read-write */
+	pid_t pid;   /* thread group id */
+	int procmem; /* /proc/PID/mem, read-write */
 	int ntasks;
 	bool silent; /* calls are serviced, not printed */
 	/* A vfork child runs in its parent's memory: it uses the parent's
@@ -114,7 +114,7 @@ static inline struct process *process_mem(struct process *p)
 struct process *process_first(void);
 /* Forget everything P knew of its image, for a new one after an exec:
  * the loaded objects, the rendezvous, the breakpoints, /proc/PID/mem (now
- * closed, memfd -1) and the scratch pages.  Changes nothing in the
+ * closed, procmem -1) and the scratch pages.  Changes nothing in the
  * tracee. */
 void process_reset_image(struct process *p);
 

@@ -32,15 +32,15 @@ static struct task *claim(struct task *orphan, pid_t tid, struct process *p)
 static struct process *fork_process(struct process *pp, pid_t child)
 {
 	struct process *np = process_new(child);
-	np->memfd = tracee_open_memfd(child);
+	np->procmem = tracee_open_procmem(child);
 	bpt_table_destroy(&np->bpts);
 	bpt_table_clone(&np->bpts, &pp->bpts);
 	library_clone_all(np, pp);
 	np->r_debug = pp->r_debug;
 	np->r_brk = pp->r_brk;
 	scratch_inherit(np, pp);
-	if (np->memfd >= 0)
-		image_restore_bytes(&np->bpts, np->memfd, IMAGE_LIFTED);
+	if (np->procmem >= 0)
+		image_restore_bytes(&np->bpts, np->procmem, IMAGE_LIFTED);
 	return np;
 }
 
@@ -154,7 +154,7 @@ void adopt_exec(struct task *t, const struct options *o)
 
 void adopt_release_fork_child(pid_t pid, struct process *parent)
 {
-	int fd = tracee_open_memfd(pid);
+	int fd = tracee_open_procmem(pid);
 	if (fd >= 0) {
 		fast_release_child(fd, pid, parent);
 		image_restore_bytes(&parent->bpts, fd,

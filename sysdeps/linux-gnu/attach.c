@@ -563,10 +563,10 @@ static void find_stopped(struct task *t, void *data)
  * (the scratch page itself is going away). */
 static void restore_process(struct process *p)
 {
-	if (p->vfork_parent || p->memfd < 0)
+	if (p->vfork_parent || p->procmem < 0)
 		return;
 	fast_detach(p);
-	image_restore_bytes(&p->bpts, p->memfd, IMAGE_INSERTED);
+	image_restore_bytes(&p->bpts, p->procmem, IMAGE_INSERTED);
 	struct find f = { p, NULL };
 	task_foreach(find_stopped, &f);
 	struct arch_regs r;

@@ -68,9 +68,9 @@ static struct breakpoint *add_entry(struct process *p, const struct library *l,
 /* Insert B alone (a resolver's choice: a few per process). */
 static void insert_one(struct process *p, struct breakpoint *b)
 {
-	b->inserted = pread(p->memfd, b->orig, ARCH_BREAKPOINT_LEN,
+	b->inserted = pread(p->procmem, b->orig, ARCH_BREAKPOINT_LEN,
 			    (off_t)b->addr) == ARCH_BREAKPOINT_LEN &&
-		      image_write_bpt(p->memfd, b->addr) == 0;
+		      image_write_bpt(p->procmem, b->addr) == 0;
 	if (!b->inserted)
 		bpt_remove(&p->bpts, b);
 }

@@ -91,7 +91,8 @@ static int setup(struct task *t, struct fastrec *f,
 	memcpy(img + f->l.blob, rec_blob, rec_blob_size);
 	rec_shared_init((struct rec_shared *)(img + code), &f->l, f->base,
 			(uint64_t)p->pid);
-	if (mem_write(p->memfd, f->base, img, code + sizeof(struct rec_shared)))
+	if (mem_write(p->procmem, f->base, img,
+		      code + sizeof(struct rec_shared)))
 		goto err_img;
 	free(img);
 	fastrec_ranges_refresh(p, f);
@@ -207,9 +208,9 @@ static int fill_function(struct process *p, struct fastrec *f, uint32_t i,
 		.rbound = (uint32_t)rp->bound,
 	};
 	uint64_t bytes = (n + rn) * sizeof(*ops);
-	int rc = mem_write(p->memfd, plan, ops, bytes);
+	int rc = mem_write(p->procmem, plan, ops, bytes);
 	if (!rc)
-		rc = mem_write(p->memfd, f->base + f->l.ftab + i * sizeof(fn),
+		rc = mem_write(p->procmem, f->base + f->l.ftab + i * sizeof(fn),
 			       &fn, sizeof(fn));
 	if (!rc)
 		f->plans_used += (bytes + 15) & ~15ull;
@@ -270,7 +271,7 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 	uint32_t i = f->nfunc;
 	uint64_t tramp = f->base + f->l.tramp + (uint64_t)i * REC_TRAMP_SIZE;
 	if (fill_function(p, f, i, b, &fp, &rp, target) ||
-	    mem_write(p->memfd, b->got, &tramp, sizeof(tramp))) {
+	    mem_write(p->procmem, b->got, &tramp, sizeof(tramp))) {
 		b->fast_refused = true;
 		return false;
 	}

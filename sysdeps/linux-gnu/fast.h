@@ -109,10 +109,10 @@ void fast_exit(struct task *t);
  * of the parent's recorder: make it the child's own. */
 void fast_fork(struct process *child, const struct process *parent);
 
-/* A fork child of PARENT about to be let go (MEMFD its memory): its GOT
+/* A fork child of PARENT about to be let go (PROCMEM its memory): its GOT
  * slots back to the functions, its ring emptied for the returns already
  * hooked. */
-void fast_release_child(int memfd, pid_t pid, const struct process *parent);
+void fast_release_child(int procmem, pid_t pid, const struct process *parent);
 
 /* Every task of P is stopped and about to be detached: drain, restore
  * the GOT slots and the hooked return addresses, step threads out of

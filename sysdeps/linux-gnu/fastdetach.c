@@ -62,19 +62,19 @@ static uint64_t slot_of(const struct fastrec *f, pid_t pid, uint64_t tcb)
 	return 0;
 }
 
-/* Free the shadow stack slot at AT in the process at MEMFD: its state
+/* Free the shadow stack slot at AT in the process at PROCMEM: its state
  * and pending words zeroed, then its owner REC_SLOT_FREE (not 0, which
  * would end other threads' probes). */
-static void release_slot(int memfd, uint64_t at)
+static void release_slot(int procmem, uint64_t at)
 {
 	uint64_t zero[2] = { 0, 0 }, freed = REC_SLOT_FREE;
-	(void)mem_write(memfd, at + offsetof(struct rec_shadow, state), zero,
+	(void)mem_write(procmem, at + offsetof(struct rec_shadow, state), zero,
 			sizeof(zero));
-	(void)mem_write(memfd, at, &freed, sizeof(freed));
+	(void)mem_write(procmem, at, &freed, sizeof(freed));
 }
 
 /* Free every used slot but thread KEEP's. */
-static void free_slots(const struct fastrec *f, pid_t pid, int memfd,
+static void free_slots(const struct fastrec *f, pid_t pid, int procmem,
 		       uint64_t keep)
 {
 	uint64_t size = rec_shadow_size(f->l.depth);
@@ -84,16 +84,16 @@ static void free_slots(const struct fastrec *f, pid_t pid, int memfd,
 		if (fastrec_read(pid, at, &owner, sizeof(owner)) ||
 		    owner == 0 || owner == REC_SLOT_FREE || owner == keep)
 			continue;
-		release_slot(memfd, at);
+		release_slot(procmem, at);
 	}
 }
 
-static void free_slot_of(const struct fastrec *f, pid_t pid, int memfd,
+static void free_slot_of(const struct fastrec *f, pid_t pid, int procmem,
 			 uint64_t tcb)
 {
 	uint64_t at = slot_of(f, pid, tcb);
 	if (at)
-		release_slot(memfd, at);
+		release_slot(procmem, at);
 }
 
 /* Put back the return addresses that the hooked calls of slot AT still
@@ -116,9 +116,10 @@ static void unhook_slot(struct process *p, const struct fastrec *f, uint64_t at,
 		    fastrec_read(p->pid, e.sp, &word, sizeof(word)))
 			continue;
 		if (word == ret_tramp)
-			(void)mem_write(p->memfd, e.sp, &e.ret, sizeof(e.ret));
+			(void)mem_write(p->procmem, e.sp, &e.ret,
+					sizeof(e.ret));
 	}
-	release_slot(p->memfd, at);
+	release_slot(p->procmem, at);
 }
 
 /* ---- the unwinder ---- */
@@ -199,7 +200,7 @@ void fast_exit(struct task *t)
 	if (tracee_get_regs(t->tid, &r))
 		return;
 	uint64_t tcb = recregs_thread(&r);
-	free_slot_of(f, p->pid, p->memfd, tcb);
+	free_slot_of(f, p->pid, p->procmem, tcb);
 	for (size_t i = 0; i < f->nthreads; i++)
 		if (f->threads[i].tid == t->tid)
 			f->threads[i].tcb = 0;
@@ -207,23 +208,23 @@ void fast_exit(struct task *t)
 
 /* A fork child's ring: its own pid for the copies, the parent's records
  * left to the parent (tail = head). */
-static void child_ring(const struct fastrec *f, pid_t pid, int memfd)
+static void child_ring(const struct fastrec *f, pid_t pid, int procmem)
 {
 	uint64_t head, cfg = pid;
 	uint64_t shared = f->base + f->l.rw;
 	if (fastrec_read(pid, shared + offsetof(struct rec_shared, head), &head,
 			 sizeof(head)))
 		return;
-	(void)mem_write(memfd, shared + offsetof(struct rec_shared, tail),
+	(void)mem_write(procmem, shared + offsetof(struct rec_shared, tail),
 			&head, sizeof(head));
-	(void)mem_write(memfd, shared + offsetof(struct rec_shared, pid), &cfg,
-			sizeof(cfg));
+	(void)mem_write(procmem, shared + offsetof(struct rec_shared, pid),
+			&cfg, sizeof(cfg));
 }
 
 void fast_fork(struct process *child, const struct process *parent)
 {
 	const struct fastrec *pf = fastrec_mapped(parent);
-	if (!pf || child->memfd < 0)
+	if (!pf || child->procmem < 0)
 		return;
 	struct fastrec *f = xmalloc(sizeof(*f));
 	memcpy(f, pf, sizeof(*f));
@@ -232,9 +233,9 @@ void fast_fork(struct process *child, const struct process *parent)
 	uint64_t keep = 0;
 	if (tracee_get_regs(child->pid, &r) == 0)
 		keep = recregs_thread(&r);
-	free_slots(f, child->pid, child->memfd, keep);
-	child_ring(f, child->pid, child->memfd);
-	fasttrap_exits_restore(child->memfd, f);
+	free_slots(f, child->pid, child->procmem, keep);
+	child_ring(f, child->pid, child->procmem);
+	fasttrap_exits_restore(child->procmem, f);
 	/* The parent's records, reserved before the fork, are the
 	 * parent's: the child's count starts from the recorder's. */
 	uint64_t w[3]; /* head, range_misses, records */
@@ -253,21 +254,22 @@ void fast_fork(struct process *child, const struct process *parent)
 	fastrec_ranges_refresh(child, f);
 }
 
-void fast_release_child(int memfd, pid_t pid, const struct process *parent)
+void fast_release_child(int procmem, pid_t pid, const struct process *parent)
 {
 	const struct fastrec *f = fastrec_mapped(parent);
 	if (!f)
 		return;
 	for (uint32_t i = 0; i < f->nfunc; i++)
-		(void)mem_write(memfd, f->got[i], &f->target[i],
+		(void)mem_write(procmem, f->got[i], &f->target[i],
 				sizeof(f->target[i]));
-	child_ring(f, pid, memfd);
-	fasttrap_exits_restore(memfd, f);
+	child_ring(f, pid, procmem);
+	fasttrap_exits_restore(procmem, f);
 	/* No tracer will fix a fault of the child's copies (its hooked
 	 * returns still run the recorder): an odd sequence word for good,
 	 * so that they all go by system call. */
 	uint64_t seq = f->range_seq | 1;
-	(void)mem_write(memfd, FASTREC_FIELD(f, range_seq), &seq, sizeof(seq));
+	(void)mem_write(procmem, FASTREC_FIELD(f, range_seq), &seq,
+			sizeof(seq));
 }
 /* Step a stopped thread of process DATA out of the recorder's code (it
  * finishes its record first: the ring has room after the drain). */
@@ -296,11 +298,11 @@ void fast_unmap(struct task *t, const struct arch_regs *saved)
 void fast_detach(struct process *p)
 {
 	struct fastrec *f = fastrec_mapped(p);
-	if (!f || p->vfork_parent || p->memfd < 0)
+	if (!f || p->vfork_parent || p->procmem < 0)
 		return;
 	fastdrain_drain(p);
 	for (uint32_t i = 0; i < f->nfunc; i++)
-		(void)mem_write(p->memfd, f->got[i], &f->target[i],
+		(void)mem_write(p->procmem, f->got[i], &f->target[i],
 				sizeof(f->target[i]));
 	task_foreach(step_out, p);
 	fastdrain_drain(p);

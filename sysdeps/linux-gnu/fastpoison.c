@@ -35,7 +35,8 @@ static void stub_back(struct process *p, struct breakpoint *b)
 	b->fast = false;
 	b->fast_refused = true;
 	if (b->inserted || fastrec_read(p->pid, b->addr, c, sizeof(c)) ||
-	    memcmp(c, b->orig, sizeof(c)) || image_write_bpt(p->memfd, b->addr))
+	    memcmp(c, b->orig, sizeof(c)) ||
+	    image_write_bpt(p->procmem, b->addr))
 		return;
 	b->inserted = true;
 }
@@ -51,7 +52,7 @@ void fastpoison_handback(struct process *p, const struct fastrec *f)
 		uint64_t slot = 0;
 		if (!fastrec_read(p->pid, f->got[i], &slot, sizeof(slot)) &&
 		    slot == tramp)
-			(void)mem_write(p->memfd, f->got[i], &f->target[i],
+			(void)mem_write(p->procmem, f->got[i], &f->target[i],
 					sizeof(f->target[i]));
 	}
 	for (uint32_t i = 0; i < f->nfunc && i < FAST_NFUNC; i++) {
@@ -92,7 +93,8 @@ uint64_t fastpoison_drop(struct process *p, struct fastrec *f, uint64_t head,
 	f->lost_room -= lost;
 	f->counted += lost;
 	f->tail = head;
-	(void)mem_write(p->memfd, FASTREC_FIELD(f, tail), &head, sizeof(head));
+	(void)mem_write(p->procmem, FASTREC_FIELD(f, tail), &head,
+			sizeof(head));
 	fastpoison_lost(p, lost);
 	return n;
 }

@@ -228,8 +228,8 @@ void fastpoison_lost(struct process *p, uint64_t n);
 void fasttrap_want_returns(struct task *t, struct memsrc *m,
 			   const struct arch_regs *regs);
 
-/* Write F's ways out as the blob has them, through MEMFD: after an
+/* Write F's ways out as the blob has them, through PROCMEM: after an
  * int3 of fast_leave's that a fork copied into a child. */
-void fasttrap_exits_restore(int memfd, const struct fastrec *f);
+void fasttrap_exits_restore(int procmem, const struct fastrec *f);
 
 #endif

@@ -44,9 +44,9 @@ _Static_assert(ARCH_BREAKPOINT_LEN < BPT_STUB_MAX,
 
 static const uint8_t bpt_insn[ARCH_BREAKPOINT_LEN] = ARCH_BREAKPOINT;
 
-int image_write_bpt(int memfd, uint64_t addr)
+int image_write_bpt(int procmem, uint64_t addr)
 {
-	return mem_write(memfd, addr, bpt_insn, sizeof(bpt_insn));
+	return mem_write(procmem, addr, bpt_insn, sizeof(bpt_insn));
 }
 
 bool image_is_bpt(const uint8_t *code)
@@ -54,9 +54,9 @@ bool image_is_bpt(const uint8_t *code)
 	return memcmp(code, bpt_insn, sizeof(bpt_insn)) == 0;
 }
 
-int image_write_orig(int memfd, const struct breakpoint *b)
+int image_write_orig(int procmem, const struct breakpoint *b)
 {
-	return mem_write(memfd, b->addr, b->orig, sizeof(bpt_insn));
+	return mem_write(procmem, b->addr, b->orig, sizeof(bpt_insn));
 }
 
 /* A breakpoint that starts up to ARCH_BREAKPOINT_LEN - 1 bytes before
@@ -116,7 +116,7 @@ static void insert_run(struct process *p, struct breakpoint **v, size_t n)
 	uint8_t buf[BATCH_PAGE + BPT_STUB_MAX];
 	uint64_t lo = v[0]->addr;
 	size_t len = run_end(v, n) - lo;
-	bool ok = pread(p->memfd, buf, len, lo) == (ssize_t)len;
+	bool ok = pread(p->procmem, buf, len, lo) == (ssize_t)len;
 	for (size_t i = 0; ok && i < n; i++) {
 		const uint8_t *at = buf + (v[i]->addr - lo);
 		memcpy(v[i]->orig, at, sizeof(bpt_insn));
@@ -126,7 +126,7 @@ static void insert_run(struct process *p, struct breakpoint **v, size_t n)
 	}
 	for (size_t i = 0; ok && i < n; i++)
 		memcpy(buf + (v[i]->addr - lo), bpt_insn, sizeof(bpt_insn));
-	ok = ok && mem_write(p->memfd, lo, buf, len) == 0;
+	ok = ok && mem_write(p->procmem, lo, buf, len) == 0;
 	if (!ok)
 		perror_msg("inserting breakpoints at %#lx in pid %d",
 			   (unsigned long)lo, (int)p->pid);
@@ -410,8 +410,8 @@ static struct library *read_program(struct process *p)
 void image_setup(struct task *t)
 {
 	struct process *p = t->proc;
-	p->memfd = tracee_open_memfd(p->pid);
-	if (p->memfd < 0) {
+	p->procmem = tracee_open_procmem(p->pid);
+	if (p->procmem < 0) {
 		perror_msg("opening /proc/%d/mem", (int)p->pid);
 		return;
 	}
@@ -453,13 +453,14 @@ static int cmp_addr(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* B's original bytes back through MEMFD, if our breakpoint is still
+/* B's original bytes back through PROCMEM, if our breakpoint is still
  * there. */
-static void restore_one(int memfd, const struct breakpoint *b)
+static void restore_one(int procmem, const struct breakpoint *b)
 {
 	uint8_t c[sizeof(bpt_insn)];
-	if (pread(memfd, c, sizeof(c), b->addr) == sizeof(c) && image_is_bpt(c))
-		(void)image_write_orig(memfd, b);
+	if (pread(procmem, c, sizeof(c), b->addr) == sizeof(c) &&
+	    image_is_bpt(c))
+		(void)image_write_orig(procmem, b);
 }
 
 /* Put back the original bytes of the N breakpoints of V, all in one
@@ -468,22 +469,22 @@ static void restore_one(int memfd, const struct breakpoint *b)
  * since (it patched its code, or mapped a page over it) is the
  * program's, and a stale original must not land on it.  Writes fail
  * only if the process is gone. */
-static void restore_run(int memfd, struct breakpoint **v, size_t n)
+static void restore_run(int procmem, struct breakpoint **v, size_t n)
 {
 	uint8_t buf[BATCH_PAGE + BPT_INSN_MAX];
 	uint64_t lo = v[0]->addr;
 	size_t len = v[n - 1]->addr + sizeof(bpt_insn) - lo;
-	if (pread(memfd, buf, len, lo) == (ssize_t)len) {
+	if (pread(procmem, buf, len, lo) == (ssize_t)len) {
 		for (size_t i = 0; i < n; i++) {
 			uint8_t *at = buf + (v[i]->addr - lo);
 			if (image_is_bpt(at))
 				memcpy(at, v[i]->orig, sizeof(bpt_insn));
 		}
-		(void)mem_write(memfd, lo, buf, len);
+		(void)mem_write(procmem, lo, buf, len);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
-		restore_one(memfd, v[i]);
+		restore_one(procmem, v[i]);
 }
 
 bool image_stub_changed(const struct breakpoint *b, struct memsrc *m)
@@ -500,7 +501,7 @@ void image_lift(struct process *p, struct breakpoint *b)
 {
 	debug_msg(DEBUG_BREAKPOINTS, "pid %d: stub %#lx rewritten, lifted",
 		  (int)p->pid, (unsigned long)b->addr);
-	(void)image_write_orig(p->memfd, b);
+	(void)image_write_orig(p->procmem, b);
 	b->inserted = false;
 }
 
@@ -511,10 +512,10 @@ bool image_lifted(const struct breakpoint *b)
 
 void image_unlift_one(struct process *p, const struct breakpoint *b)
 {
-	restore_one(p->memfd, b);
+	restore_one(p->procmem, b);
 }
 
-void image_restore_bytes(const struct bpt_table *bpts, int memfd,
+void image_restore_bytes(const struct bpt_table *bpts, int procmem,
 			 unsigned which)
 {
 	struct pick pk = { { NULL, 0, 0 }, which };
@@ -527,7 +528,7 @@ void image_restore_bytes(const struct bpt_table *bpts, int memfd,
 		while (j < bt->n && bt->v[j]->addr / BATCH_PAGE ==
 					    bt->v[i]->addr / BATCH_PAGE)
 			j++;
-		restore_run(memfd, bt->v + i, j - i);
+		restore_run(procmem, bt->v + i, j - i);
 		i = j;
 	}
 	free(bt->v);

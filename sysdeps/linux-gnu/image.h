@@ -14,14 +14,14 @@
 
 #include "forward.h"
 
-/* Write the breakpoint instruction at ADDR through MEMFD: mem_write's
+/* Write the breakpoint instruction at ADDR through PROCMEM: mem_write's
  * result. */
-int image_write_bpt(int memfd, uint64_t addr);
+int image_write_bpt(int procmem, uint64_t addr);
 /* Whether CODE (ARCH_BREAKPOINT_LEN bytes) is the breakpoint
  * instruction. */
 bool image_is_bpt(const uint8_t *code);
 /* Write B's original bytes back at its address: mem_write's result. */
-int image_write_orig(int memfd, const struct breakpoint *b);
+int image_write_orig(int procmem, const struct breakpoint *b);
 /* BUF[0..N) holds the bytes at ADDR as read from the tracee: put back
  * the original bytes under every breakpoint of T in place there. */
 void image_undo_bpts(const struct bpt_table *t, uint64_t addr, uint8_t *buf,
@@ -55,10 +55,10 @@ void image_remove(struct process *p, const struct library *l);
  * of it untraced). */
 enum { IMAGE_INSERTED = 1, IMAGE_LIFTED = 2 };
 /* Write back the original bytes of every breakpoint of BPTS that WHICH
- * names through MEMFD, a page at a time, where the breakpoint still is
+ * names through PROCMEM, a page at a time, where the breakpoint still is
  * (a byte the program changed since stays the program's); the table
  * itself is not changed. */
-void image_restore_bytes(const struct bpt_table *bpts, int memfd,
+void image_restore_bytes(const struct bpt_table *bpts, int procmem,
 			 unsigned which);
 /* Whether the stub under B (BPT_PLT) no longer has the bytes it had when
  * its breakpoint went in, read through M (a PLT hook rewrote its jump): then

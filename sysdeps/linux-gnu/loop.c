@@ -70,7 +70,7 @@ static const void *stop_fpregs(struct callsite *cs)
 static void stop_init(struct stop *s, struct task *t, bool at_entry)
 {
 	struct process *p = process_mem(t->proc);
-	s->cs.mem = mem_bind(p->pid, p->memfd);
+	s->cs.mem = mem_bind(p->pid, p->procmem);
 	s->cs.regs = &s->regs.r;
 	s->cs.fpregs = stop_fpregs;
 	s->cs.at_entry = at_entry;

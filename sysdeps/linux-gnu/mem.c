@@ -32,7 +32,7 @@ struct page {
 static struct {
 	struct memsrc src;
 	pid_t pid;
-	int memfd;
+	int procmem;
 	struct page *pages;    /* NPAGES, allocated on first use */
 	size_t used;	       /* pages of this generation */
 	uint32_t slot[NSLOTS]; /* page index + 1 */
@@ -98,7 +98,7 @@ static size_t raw_read(uint64_t addr, void *buf, size_t len)
 	if (n == (ssize_t)len)
 		return len;
 	size_t got = n > 0 ? (size_t)n : 0;
-	if (n < 0 && errno == EPERM && mem.memfd >= 0)
+	if (n < 0 && errno == EPERM && mem.procmem >= 0)
 		mem.vm_refused = true; /* silent: the file reads it */
 	else if (n < 0 && !mem.vm_refused)
 		report(errno);
@@ -107,9 +107,9 @@ static size_t raw_read(uint64_t addr, void *buf, size_t len)
 	 * address exists, so the range is unreadable. */
 	if (addr + got > INT64_MAX || len - got > INT64_MAX - (addr + got))
 		return got;
-	if (mem.memfd >= 0) {
+	if (mem.procmem >= 0) {
 		mem.syscalls++;
-		ssize_t m = pread(mem.memfd, (char *)buf + got, len - got,
+		ssize_t m = pread(mem.procmem, (char *)buf + got, len - got,
 				  (off_t)(addr + got));
 		err = m < 0 ? errno : 0;
 		if (m < 0)
@@ -202,14 +202,14 @@ static void src_prefetch(struct memsrc *m, const uint64_t *addrs, size_t n)
 	mem_prefetch(addrs, n);
 }
 
-struct memsrc *mem_bind(pid_t pid, int memfd)
+struct memsrc *mem_bind(pid_t pid, int procmem)
 {
 	if (pid != mem.pid) {
 		mem_reset();
 		mem.vm_refused = false;
 	}
 	mem.pid = pid;
-	mem.memfd = memfd;
+	mem.procmem = procmem;
 	mem.src.read = cached_read;
 	mem.src.prefetch = src_prefetch;
 	return &mem.src;
@@ -255,7 +255,7 @@ void mem_prefetch(const uint64_t *addrs, size_t n)
 		pg[j]->state = j < full ? PAGE_OK : PAGE_UNREAD;
 }
 
-int mem_write(int memfd, uint64_t addr, const void *buf, size_t len)
+int mem_write(int procmem, uint64_t addr, const void *buf, size_t len)
 {
 	/* Our own writes (breakpoints, slots) must not be read back stale. */
 	for (uint64_t pa = addr & ~(PAGE - 1); pa < addr + len; pa += PAGE)
@@ -263,7 +263,7 @@ int mem_write(int memfd, uint64_t addr, const void *buf, size_t len)
 			mem_reset();
 			break;
 		}
-	ssize_t n = pwrite(memfd, buf, len, (off_t)addr);
+	ssize_t n = pwrite(procmem, buf, len, (off_t)addr);
 	if (n == (ssize_t)len)
 		return 0;
 	return n < 0 ? -errno : -EIO;

@@ -29,7 +29,7 @@ static void read_code(struct process *p, struct memsrc *m, uint64_t addr,
  * falls back to a single step if that fails. */
 static void place_copy(struct process *p, struct breakpoint *b, uint64_t slot)
 {
-	if (mem_write(p->memfd, slot, b->plan.code, b->plan.code_len)) {
+	if (mem_write(p->procmem, slot, b->plan.code, b->plan.code_len)) {
 		b->plan.kind = DISPLACE_STEP;
 		return;
 	}
@@ -65,7 +65,7 @@ void retbp_arm(struct task *t, struct memsrc *m, const struct arch_regs *regs,
 	read_code(p, m, b->addr, code, sizeof(code));
 	plan(t, regs, b, code, sizeof(code));
 	memcpy(b->orig, code, ARCH_BREAKPOINT_LEN);
-	b->inserted = image_write_bpt(p->memfd, b->addr) == 0;
+	b->inserted = image_write_bpt(p->procmem, b->addr) == 0;
 }
 
 void retbp_ensure(struct task *t, struct memsrc *m,
@@ -122,7 +122,7 @@ void retbp_lift_unneeded(struct task *t, struct breakpoint *b)
 	task_foreach(find_need, &n);
 	if (n.needed)
 		return;
-	b->inserted = image_write_orig(p->memfd, b) != 0;
+	b->inserted = image_write_orig(p->procmem, b) != 0;
 }
 
 /* Memory writes here fail only when the process is gone, which the event
@@ -150,13 +150,13 @@ void retbp_step_in_place(struct task *t, struct breakpoint *b,
 		return;
 	}
 	singlesteps++;
-	(void)image_write_orig(p->memfd, b);
+	(void)image_write_orig(p->procmem, b);
 	arch_set_ip(regs, b->addr);
 	/* A failed wait leaves the task gone or stopped where the loop's
 	 * next report says: the breakpoint goes back either way. */
 	if (tracee_set_regs(t->tid, regs) == 0)
 		(void)tracee_step_trap(t);
-	(void)image_write_bpt(p->memfd, b->addr);
+	(void)image_write_bpt(p->procmem, b->addr);
 }
 
 void retbp_run_displaced(struct task *t, struct breakpoint *b,
@@ -173,7 +173,7 @@ void retbp_run_displaced(struct task *t, struct breakpoint *b,
 	case DISPLACE_CALL: {
 		uint64_t slot = arch_push_return(regs, b->plan.ret_addr);
 		if (slot)
-			(void)mem_write(p->memfd, slot, &b->plan.ret_addr,
+			(void)mem_write(p->procmem, slot, &b->plan.ret_addr,
 					sizeof(b->plan.ret_addr));
 		arch_set_ip(regs, b->plan.target);
 		break;

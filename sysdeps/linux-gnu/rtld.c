@@ -268,7 +268,7 @@ void rtld_setup_exec(struct task *t)
 {
 	struct process *p = t->proc;
 	const struct library *l = library_main(p);
-	if (!l || !l->image.interp || p->memfd < 0)
+	if (!l || !l->image.interp || p->procmem < 0)
 		return; /* static: no dynamic linker, no libraries */
 	uint64_t base = procfs_auxv(p->pid, AT_BASE);
 	uint64_t brk = 0;
@@ -278,15 +278,15 @@ void rtld_setup_exec(struct task *t)
 			  (int)p->pid, l->image.interp);
 		return;
 	}
-	arm(t, mem_bind(p->pid, p->memfd), brk);
+	arm(t, mem_bind(p->pid, p->procmem), brk);
 }
 
 void rtld_setup_attach(struct task *t)
 {
 	struct process *p = t->proc;
-	if (p->memfd < 0)
+	if (p->procmem < 0)
 		return;
-	struct memsrc *m = mem_bind(p->pid, p->memfd);
+	struct memsrc *m = mem_bind(p->pid, p->procmem);
 	struct r_debug rd;
 	if (!read_r_debug(p, m, &rd)) {
 		/* static, or nothing loaded by a dynamic linker: the

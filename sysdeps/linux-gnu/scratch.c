@@ -77,7 +77,7 @@ static bool in_reach(const struct scratch *s, uint64_t near)
 static void place_syscall_insn(struct process *p, struct scratch *s)
 {
 	static const uint8_t insn[] = ARCH_SYSCALL_INSN;
-	if (mem_write(p->memfd, s->base, insn, sizeof(insn)) == 0)
+	if (mem_write(p->procmem, s->base, insn, sizeof(insn)) == 0)
 		p->syscall_insn = s->base;
 	s->used = DISPLACE_SLOT_SIZE;
 }

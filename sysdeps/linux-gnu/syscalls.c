@@ -111,7 +111,7 @@ static void sysstop_init(struct sysstop *s, struct task *t, bool at_entry)
 {
 	struct process *p = process_mem(t->proc);
 	memset(s, 0, sizeof(*s));
-	s->cs.mem = mem_bind(p->pid, p->memfd);
+	s->cs.mem = mem_bind(p->pid, p->procmem);
 	s->cs.regs = &s->regs.r;
 	s->cs.fpregs = NULL;
 	s->cs.at_entry = at_entry;

@@ -593,7 +593,7 @@ static void raise_kept(struct task *t)
 
 /* ---- memory and injected system calls ---- */
 
-int tracee_open_memfd(pid_t pid)
+int tracee_open_procmem(pid_t pid)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
@@ -648,10 +648,10 @@ static uint64_t syscall_trap_ip(uint64_t ip)
 static int borrow_ip(struct process *p, uint64_t ip, uint8_t *orig)
 {
 	static const uint8_t insn[] = ARCH_SYSCALL_INSN;
-	ssize_t n = pread(p->memfd, orig, sizeof(insn), (off_t)ip);
+	ssize_t n = pread(p->procmem, orig, sizeof(insn), (off_t)ip);
 	if (n != sizeof(insn))
 		return n < 0 ? -errno : -EIO;
-	return mem_write(p->memfd, ip, insn, sizeof(insn));
+	return mem_write(p->procmem, ip, insn, sizeof(insn));
 }
 
 int tracee_inject_syscall(struct task *t, const struct arch_regs *saved,
@@ -676,7 +676,7 @@ int tracee_inject_syscall(struct task *t, const struct arch_regs *saved,
 	/* Put the borrowed bytes back; if the task is gone it does not
 	 * matter that this fails. */
 	if (!p->syscall_insn)
-		(void)mem_write(p->memfd, ip, orig, sizeof(orig));
+		(void)mem_write(p->procmem, ip, orig, sizeof(orig));
 	return rc;
 }
 

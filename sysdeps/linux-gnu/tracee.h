@@ -190,7 +190,7 @@ void tracee_resume_kept(struct task *t, const struct tracee_kept *k);
 bool tracee_blocks(pid_t tid, int sig);
 
 /* /proc/PID/mem opened read-write, or -1 with errno set (as open). */
-int tracee_open_memfd(pid_t pid);
+int tracee_open_procmem(pid_t pid);
 
 /* Run system call NR(ARGS) in task T, whose registers are SAVED (the
  * caller restores them afterwards with its next tracee_set_regs).
