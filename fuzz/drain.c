@@ -135,7 +135,7 @@ static uint64_t stub_of(size_t i)
 /* Function I's stub breakpoint, with its prototype (none past NPROTO). */
 static void add_stub(struct process *p, size_t i)
 {
-	struct breakpoint *b = bpt_add(&p->bpts, stub_of(i), BPT_PLT);
+	struct breakpoint *b = bpt_add(&p->bpts, stub_of(i), BPT_STUB);
 	const char *name = i < NPROTO ? names[i] : "noproto";
 	b->name = xstrdup(name);
 	b->label = xstrdup(name);

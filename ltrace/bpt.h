@@ -18,7 +18,7 @@
 #include "hmap.h"
 
 enum bpt_kind {
-	BPT_PLT,    /* call stub: a traced call starts here */
+	BPT_STUB,   /* call stub: a traced call starts here */
 	BPT_RETURN, /* return address of a traced call */
 	/* the dynamic linker's r_brk (_dl_debug_state): the loaded objects
 	 * changed; its first instruction runs displaced */
@@ -49,7 +49,7 @@ struct breakpoint {
 	/* the ARCH_BREAKPOINT_LEN bytes under the breakpoint */
 	uint8_t orig[BPT_INSN_MAX];
 	bool inserted;
-	/* BPT_PLT, BPT_ENTRY, BPT_SITE */
+	/* BPT_STUB, BPT_ENTRY, BPT_SITE */
 	char *name; /* owned: the symbol, for prototype lookup */
 	/* owned: what a call line shows, "caller->callee" or "callee"
 	 * (demangled with -C); the callee part, for "<... callee
@@ -77,13 +77,13 @@ struct breakpoint {
 	 * address is the caller's) */
 	unsigned site_len;
 	bool site_jump;
-	/* BPT_PLT: the stub's bytes after those under the breakpoint, up
+	/* BPT_STUB: the stub's bytes after those under the breakpoint, up
 	 * to the end of its jump (STUB_LEN bytes from ADDR in all), as they
 	 * were when the breakpoint went in: a stub the program rewrote since
 	 * (a PLT hook) runs as it now is, untraced */
 	uint8_t stub_tail[BPT_STUB_MAX - 1];
 	uint8_t stub_len;
-	/* BPT_PLT with --fast: its calls go to the recorder (the breakpoint
+	/* BPT_STUB with --fast: its calls go to the recorder (the breakpoint
 	 * lifted), or they never will (FAST_REFUSED) */
 	bool fast;
 	bool fast_refused;

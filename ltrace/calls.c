@@ -140,7 +140,7 @@ static uint64_t got_target(const struct breakpoint *b, struct callsite *cs)
 static const char *callee_object(const struct task *t, const struct frame *f,
 				 struct callsite *cs)
 {
-	const struct breakpoint *b = f->plt;
+	const struct breakpoint *b = f->bpt;
 	if (b->kind == BPT_ENTRY)
 		return object_at(t, b->addr);
 	const char *o = f->target ? object_at(t, f->target) : NULL;
@@ -195,7 +195,7 @@ static void show_whole(struct task *t, size_t i, struct callsite *cs,
 		.end = output_now(),
 		.caller = object_at(t, f->ret),
 		.library = callee_object(t, f, cs),
-		.function = resumed_name(f->plt),
+		.function = resumed_name(f->bpt),
 		.args = sb_args.s ? sb_args.s : "",
 		.spans = spans.at,
 		.nargs = spans.n,
@@ -282,7 +282,7 @@ void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
 	drop_unwound(t, ret, ret_sp);
 	make_room(t, print);
 	struct frame *f = task_push_frame(t, ret, ret_sp);
-	f->plt = b;
+	f->bpt = b;
 	f->id = ++next_id;
 	f->t_entry = output_now();
 	if (!print || summary)
@@ -312,11 +312,11 @@ static void show_capped_return(struct task *t, size_t i, struct callsite *cs)
 {
 	const struct frame *f = &t->frames[i];
 	strbuf_reset(&sb_ret);
-	calltext_return_value(&limits, f->plt->proto, cs, &sb_ret);
+	calltext_return_value(&limits, f->bpt->proto, cs, &sb_ret);
 	if (cs->error)
 		add_error(&sb_ret, cs->error);
 	struct output_call oc = out_call(t, i);
-	output_call_return(&oc, resumed_name(f->plt), f->had_args, "",
+	output_call_return(&oc, resumed_name(f->bpt), f->had_args, "",
 			   sb_ret.s);
 }
 
@@ -326,7 +326,7 @@ bool call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 	struct frame *f = &t->frames[i];
 	bool shown = false;
 	if (print && summary) {
-		summary_account(resumed_name(f->plt),
+		summary_account(resumed_name(f->bpt),
 				output_now() - f->t_entry);
 		task_pop_frames(t, i);
 		return false;
@@ -335,7 +335,7 @@ bool call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 		/* Its arguments were shown by the parent: only the return
 		 * value matters, so the state is built from the return. */
 		strbuf_reset(&sb_args);
-		f->ct = calltext_entry(&limits, f->plt->proto, cs, &sb_args);
+		f->ct = calltext_entry(&limits, f->bpt->proto, cs, &sb_args);
 		f->had_args = false;
 	}
 	if (print && f->capped) {
@@ -352,7 +352,7 @@ bool call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 		if (cs->error)
 			add_error(&sb_ret, cs->error);
 		struct output_call oc = out_call(t, i);
-		output_call_return(&oc, resumed_name(f->plt), f->had_args,
+		output_call_return(&oc, resumed_name(f->bpt), f->had_args,
 				   sb_more.s, sb_ret.s);
 		shown = true;
 	}
@@ -379,12 +379,12 @@ void call_inherit(struct task *child, const struct task *parent,
 {
 	for (size_t i = 0; i < parent->nframes; i++) {
 		const struct frame *pf = &parent->frames[i];
-		const struct breakpoint *b = bpt_lookup(bpts, pf->plt->addr);
+		const struct breakpoint *b = bpt_lookup(bpts, pf->bpt->addr);
 		if (!b)
 			continue;
 		struct frame *f = task_push_frame(child, pf->ret, pf->ret_sp);
 		*f = *pf; /* the index's links too: made anew below */
-		f->plt = b;
+		f->bpt = b;
 		f->ct = NULL;
 		f->inherited = true;
 		f->id = ++next_id;
@@ -403,7 +403,7 @@ void call_forget_range(struct task *t, uint64_t lo, uint64_t hi)
 	for (size_t i = 0; i < t->nframes; i++) {
 		struct frame *f = &t->frames[i];
 		if (in_range(f->ret, lo, hi) ||
-		    in_range(f->plt->addr, lo, hi)) {
+		    in_range(f->bpt->addr, lo, hi)) {
 			show_noreturn(t, i);
 			if (f->ct)
 				calltext_free(f->ct);

@@ -58,7 +58,7 @@ struct frame {
 	/* The index's chain: 1 + the index of the next frame out in this
 	 * frame's bucket, 0 if none (frames.c). */
 	uint32_t below;
-	const struct breakpoint *plt;
+	const struct breakpoint *bpt; /* the breakpoint the call came through */
 	struct calltext *ct;
 	unsigned long id; /* identifies the entry line for the output */
 	uint64_t t_entry; /* output_now() at the entry stop (-T, -c) */

@@ -165,7 +165,7 @@ static void find_in_call(struct task *t, void *data)
 	if (c->found || !t->proc || process_mem(t->proc) != c->p)
 		return;
 	for (size_t i = 0; i < t->nframes && !c->found; i++)
-		c->found = t->frames[i].plt == c->b && t->frames[i].binding;
+		c->found = t->frames[i].bpt == c->b && t->frames[i].binding;
 }
 
 /* Whether a thread of P is inside a call of B that went through the
@@ -223,7 +223,7 @@ bool fast_binding(const struct task *t, const struct breakpoint *b,
 	/* A function never handed over needs no mark: no scan of the
 	 * objects at each of its calls. */
 	return fastrec_enabled && !b->fast && !b->fast_refused &&
-	       b->kind == BPT_PLT && t->proc &&
+	       b->kind == BPT_STUB && t->proc &&
 	       !bound_yet(process_mem(t->proc), b, target);
 }
 
@@ -231,7 +231,7 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 	       uint64_t target)
 {
 	struct process *p = process_mem(t->proc);
-	if (!fastrec_enabled || b->fast_refused || b->kind != BPT_PLT ||
+	if (!fastrec_enabled || b->fast_refused || b->kind != BPT_STUB ||
 	    !b->got || t->proc->vfork_parent)
 		return false;
 	if (!bound_yet(p, b, target) || in_call(p, b))

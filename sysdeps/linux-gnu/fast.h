@@ -22,7 +22,7 @@ struct arch_regs;
  * the options ask for what it cannot do; it then said so). */
 bool fast_init(const struct options *o);
 
-/* The stub breakpoint B (BPT_PLT, prototype looked up) was hit by T,
+/* The stub breakpoint B (BPT_STUB, prototype looked up) was hit by T,
  * its registers REGS, its GOT slot holding TARGET.  True when B's calls
  * are the recorder's from now on, this one included: T's registers
  * were written to enter the trampoline, and the caller only resumes it.

@@ -192,7 +192,7 @@ static char *make_label(const struct library *l, const char *sym,
 static void add_stub(struct process *p, const struct library *l,
 		     const struct plt_entry *e, struct batch *bt)
 {
-	struct breakpoint *b = bpt_add(&p->bpts, e->addr + l->bias, BPT_PLT);
+	struct breakpoint *b = bpt_add(&p->bpts, e->addr + l->bias, BPT_STUB);
 	b->name = xstrdup(e->name);
 	b->label = make_label(l, e->name, &b->label_callee);
 	b->got = e->got + l->bias;

@@ -60,7 +60,7 @@ enum { IMAGE_INSERTED = 1, IMAGE_LIFTED = 2 };
  * itself is not changed. */
 void image_restore_bytes(const struct bpt_table *bpts, int procmem,
 			 unsigned which);
-/* Whether the stub under B (BPT_PLT) no longer has the bytes it had when
+/* Whether the stub under B (BPT_STUB) no longer has the bytes it had when
  * its breakpoint went in, read through M (a PLT hook rewrote its jump): then
  * its jump must not be emulated. */
 bool image_stub_changed(const struct breakpoint *b, struct memsrc *m);

@@ -146,7 +146,7 @@ static void entered(struct task *t, struct breakpoint *b, struct stop *s,
 		retbp_ensure(t, s->cs.mem, &s->regs, ret);
 }
 
-static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
+static void on_stub(struct task *t, struct breakpoint *b, struct stop *s)
 {
 	uint64_t ret = 0;
 	uint64_t target = 0;
@@ -198,7 +198,7 @@ static void returned(struct task *t, long i, struct stop *s)
 	uint64_t ret = t->frames[i].ret, sp = t->frames[i].ret_sp;
 	s->cs.at_entry = false;
 	for (; i >= 0; i = call_tail_caller(t, (size_t)i, ret, sp)) {
-		const struct breakpoint *called = t->frames[i].plt;
+		const struct breakpoint *called = t->frames[i].bpt;
 		show_return(t, (size_t)i, s);
 		if (called->ifunc)
 			entry_ifunc_returned(process_mem(t->proc), called,
@@ -224,9 +224,9 @@ static bool same_call(const struct frame *f, const struct breakpoint *b,
 		      struct stop *s, uint64_t ret)
 {
 	uint64_t bound = 0;
-	return f && f->plt->kind != BPT_ENTRY && f->plt->got && f->ret == ret &&
+	return f && f->bpt->kind != BPT_ENTRY && f->bpt->got && f->ret == ret &&
 	       f->ret_sp == arch_sp_after_return(&s->regs) &&
-	       memsrc_read(s->cs.mem, f->plt->got, &bound, sizeof(bound)) ==
+	       memsrc_read(s->cs.mem, f->bpt->got, &bound, sizeof(bound)) ==
 		       sizeof(bound) &&
 	       bound == b->addr;
 }
@@ -252,7 +252,7 @@ static void on_entry(struct task *t, struct breakpoint *b, struct stop *s)
 	const struct frame *top = t->nframes ? &t->frames[t->nframes - 1] :
 					       NULL;
 	uint64_t pf[2 + ARCH_INT_ARGS] = { ret_slot(&s->regs),
-					   top ? top->plt->got : 0 };
+					   top ? top->bpt->got : 0 };
 	mem_prefetch(pf, 2 + arch_int_args(&s->regs, pf + 2));
 	uint64_t ret = 0;
 	if (read_ret(s->cs.mem, &s->regs, &ret) && !same_call(top, b, s, ret) &&
@@ -336,8 +336,8 @@ static bool on_trap(struct task *t)
 		return false;
 	arch_set_ip(&s.regs, at);
 	switch (b->kind) {
-	case BPT_PLT:
-		on_plt(t, b, &s);
+	case BPT_STUB:
+		on_stub(t, b, &s);
 		break;
 	case BPT_RETURN:
 		on_return(t, b, &s);

@@ -119,7 +119,7 @@ static void sysstop_init(struct sysstop *s, struct task *t, bool at_entry)
 
 static bool in_syscall(const struct task *t)
 {
-	return t->nframes && t->frames[t->nframes - 1].plt->kind == BPT_SYSCALL;
+	return t->nframes && t->frames[t->nframes - 1].bpt->kind == BPT_SYSCALL;
 }
 
 static void sys_entry(struct task *t, const struct __ptrace_syscall_info *si)
