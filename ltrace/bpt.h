@@ -60,10 +60,10 @@ struct breakpoint {
 	const struct prototype *proto;
 	bool proto_done; /* proto looked up (it may be NULL) */
 	/* BPT_RETURN, BPT_RENDEZVOUS, BPT_ENTRY, BPT_SITE */
-	struct displaced plan;
+	struct displaced disp;
 	uint64_t slot; /* scratch slot address (DISPLACE_COPY) */
-	/* BPT_ENTRY, BPT_SITE: PLAN is made at the first hit (PLANNED) */
-	bool planned;
+	/* BPT_ENTRY, BPT_SITE: DISP is prepared at the first hit (DISP_READY) */
+	bool disp_ready;
 	/* BPT_ENTRY: label is "name@soname" for a library's function, and
 	 * RESUMED (owned) the name "<... name resumed>" shows; RETURNS: some
 	 * traced call returns to this address too.  IFUNC: a resolver, whose

@@ -6,7 +6,7 @@
  * from a copy in a scratch page mapped into the tracee, followed by a jump
  * back to the instruction after it; or, when it is a jump or a call, it is
  * emulated by setting registers.  Single-stepping is the counted last
- * resort.  The plan for an address is computed once and is then used by
+ * resort.  The displacement for an address is computed once and is then used by
  * every thread that returns there, concurrently: the copy is immutable. */
 #ifndef LTRACE_DISPLACE_H
 #define LTRACE_DISPLACE_H
@@ -33,12 +33,12 @@ struct displaced {
 	unsigned code_len;
 };
 
-/* Plan the execution of the instruction at tracee address ADDR whose
+/* Prepare the execution of the instruction at tracee address ADDR whose
  * original bytes are INSN[0..LEN) (LEN at least the longest instruction,
  * ARCH_MAX_INSN, when available; fewer only at the end of a mapping), with
  * its copy to be placed at SLOT (an address in the scratch page).  Returns 0, or -EINVAL when the bytes do not
- * decode (the plan is then DISPLACE_STEP). */
-int displace_plan(const uint8_t *insn, size_t len, uint64_t addr, uint64_t slot,
-		  struct displaced *out);
+ * decode (the displacement is then DISPLACE_STEP). */
+int displace_prepare(const uint8_t *insn, size_t len, uint64_t addr,
+		     uint64_t slot, struct displaced *out);
 
 #endif

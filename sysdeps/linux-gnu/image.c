@@ -215,7 +215,7 @@ static bool callee_selected(struct process *p, const char *sym)
 
 /* A site breakpoint at S, in L, unless one is there.  A return
  * breakpoint there (a call returns onto the site) becomes the site's:
- * it is inserted, and its plan runs the same instruction. */
+ * it is inserted, and its displacement runs the same instruction. */
 static void add_site(struct process *p, const struct library *l,
 		     const struct elf_site *s, struct batch *bt)
 {
@@ -224,7 +224,7 @@ static void add_site(struct process *p, const struct library *l,
 		return;
 	if (b) {
 		b->kind = BPT_SITE;
-		b->planned = true;
+		b->disp_ready = true;
 	} else {
 		b = bpt_add(&p->bpts, s->addr + l->bias, BPT_SITE);
 		batch_push(bt, b);

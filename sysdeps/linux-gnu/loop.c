@@ -294,9 +294,9 @@ static void on_site(struct task *t, struct breakpoint *b, struct stop *s)
 		returned(t, i, s);
 		s->cs.at_entry = true;
 	}
-	if (!b->planned) {
-		retbp_plan(t, s->cs.mem, &s->regs, b);
-		b->planned = true;
+	if (!b->disp_ready) {
+		retbp_displace(t, s->cs.mem, &s->regs, b);
+		b->disp_ready = true;
 	}
 	site_entry(t, b, s);
 	retbp_run_displaced(t, b, &s->regs);

@@ -25,36 +25,36 @@ static void read_code(struct process *p, struct memsrc *m, uint64_t addr,
 	image_undo_bpts(&p->bpts, addr, buf, n);
 }
 
-/* Write B's copy of the instruction into its scratch SLOT; the plan
+/* Write B's copy of the instruction into its scratch SLOT; the displacement
  * falls back to a single step if that fails. */
 static void place_copy(struct process *p, struct breakpoint *b, uint64_t slot)
 {
-	if (mem_write(p->procmem, slot, b->plan.code, b->plan.code_len)) {
-		b->plan.kind = DISPLACE_STEP;
+	if (mem_write(p->procmem, slot, b->disp.code, b->disp.code_len)) {
+		b->disp.kind = DISPLACE_STEP;
 		return;
 	}
 	b->slot = slot;
 }
 
-/* Plan B's displaced run from the original bytes CODE at its address. */
-static void plan(struct task *t, const struct arch_regs *regs,
-		 struct breakpoint *b, const uint8_t *code, size_t len)
+/* Prepare B's displaced run from the original bytes CODE at its address. */
+static void prepare(struct task *t, const struct arch_regs *regs,
+		    struct breakpoint *b, const uint8_t *code, size_t len)
 {
 	struct process *p = process_mem(t->proc);
-	/* Planned again (retbp_recheck): its copy goes where it was. */
+	/* Prepared again (retbp_recheck): its copy goes where it was. */
 	uint64_t slot = b->slot ? b->slot : scratch_slot(t, regs, b->addr);
-	if (!slot || displace_plan(code, len, b->addr, slot, &b->plan))
-		b->plan.kind = DISPLACE_STEP;
-	if (b->plan.kind == DISPLACE_COPY)
+	if (!slot || displace_prepare(code, len, b->addr, slot, &b->disp))
+		b->disp.kind = DISPLACE_STEP;
+	if (b->disp.kind == DISPLACE_COPY)
 		place_copy(p, b, slot);
 }
 
-void retbp_plan(struct task *t, struct memsrc *m, const struct arch_regs *regs,
-		struct breakpoint *b)
+void retbp_displace(struct task *t, struct memsrc *m,
+		    const struct arch_regs *regs, struct breakpoint *b)
 {
 	uint8_t code[ARCH_MAX_INSN + 1];
 	read_code(process_mem(t->proc), m, b->addr, code, sizeof(code));
-	plan(t, regs, b, code, sizeof(code));
+	prepare(t, regs, b, code, sizeof(code));
 }
 
 void retbp_arm(struct task *t, struct memsrc *m, const struct arch_regs *regs,
@@ -63,7 +63,7 @@ void retbp_arm(struct task *t, struct memsrc *m, const struct arch_regs *regs,
 	struct process *p = process_mem(t->proc);
 	uint8_t code[ARCH_MAX_INSN + 1];
 	read_code(p, m, b->addr, code, sizeof(code));
-	plan(t, regs, b, code, sizeof(code));
+	prepare(t, regs, b, code, sizeof(code));
 	memcpy(b->orig, code, ARCH_BREAKPOINT_LEN);
 	b->inserted = image_write_bpt(p->procmem, b->addr) == 0;
 }
@@ -163,19 +163,19 @@ void retbp_run_displaced(struct task *t, struct breakpoint *b,
 			 struct arch_regs *regs)
 {
 	struct process *p = process_mem(t->proc);
-	switch (b->plan.kind) {
+	switch (b->disp.kind) {
 	case DISPLACE_COPY:
 		arch_set_ip(regs, b->slot);
 		break;
 	case DISPLACE_JUMP:
-		arch_set_ip(regs, b->plan.target);
+		arch_set_ip(regs, b->disp.target);
 		break;
 	case DISPLACE_CALL: {
-		uint64_t slot = arch_push_return(regs, b->plan.ret_addr);
+		uint64_t slot = arch_push_return(regs, b->disp.ret_addr);
 		if (slot)
-			(void)mem_write(p->procmem, slot, &b->plan.ret_addr,
-					sizeof(b->plan.ret_addr));
-		arch_set_ip(regs, b->plan.target);
+			(void)mem_write(p->procmem, slot, &b->disp.ret_addr,
+					sizeof(b->disp.ret_addr));
+		arch_set_ip(regs, b->disp.target);
 		break;
 	}
 	case DISPLACE_STEP:
@@ -190,9 +190,9 @@ void retbp_run_displaced(struct task *t, struct breakpoint *b,
 void retbp_run_entry(struct task *t, struct memsrc *m, struct arch_regs *regs,
 		     struct breakpoint *b)
 {
-	if (!b->planned) {
-		retbp_plan(t, m, regs, b);
-		b->planned = true;
+	if (!b->disp_ready) {
+		retbp_displace(t, m, regs, b);
+		b->disp_ready = true;
 	}
 	arch_set_ip(regs, b->addr);
 	retbp_run_displaced(t, b, regs);
@@ -215,7 +215,7 @@ void retbp_jump(struct task *t, struct memsrc *m, struct arch_regs *regs,
 bool retbp_ip_ambiguous(const struct breakpoint *b)
 {
 	return ARCH_DECR_PC_AFTER_BREAK == 0 ||
-	       b->plan.insn_len == ARCH_DECR_PC_AFTER_BREAK;
+	       b->disp.insn_len == ARCH_DECR_PC_AFTER_BREAK;
 }
 
 unsigned long retbp_singlesteps(void)

@@ -3,7 +3,7 @@
  *   gcc -Wall -Wextra -g -I ltrace sysdeps/linux-gnu/x86_64/displace.c \
  *	testsuite/unit/test_displace.c -lZydis
  *
- * Part 1 checks plans: kind, length, target and the exact bytes for
+ * Part 1 checks displacements: kind, length, target and the exact bytes for
  * representative instructions, then decodes the generated code again with
  * Zydis to check that its jumps go back to addr+len (and to the branch
  * target) and that a RIP-relative operand still designates the original
@@ -47,7 +47,7 @@ static void put_le(uint8_t *p, uint64_t v, unsigned n)
 }
 
 /* ------------------------------------------------------------------ */
-/* Part 1: plans                                                      */
+/* Part 1: displacements                                                 */
 /* ------------------------------------------------------------------ */
 
 #define A 0x555555554100ULL   /* instruction address */
@@ -59,7 +59,7 @@ enum { RC_OK = 0, RC_INVAL = -EINVAL };
 struct pcase {
 	const char *name;
 	uint8_t insn[16];
-	unsigned len; /* bytes given to displace_plan */
+	unsigned len; /* bytes given to displace_prepare */
 	uint64_t slot;
 	int rc;
 	enum displace_kind kind;
@@ -176,7 +176,7 @@ static int hexval(char c)
 	return c - 'a' + 10;
 }
 
-/* Expand the expected-code string of P for plan D into OUT. */
+/* Expand the expected-code string of P for displacement D into OUT. */
 static unsigned expand(const struct pcase *p, const struct displaced *d,
 		       uint8_t *out)
 {
@@ -344,7 +344,7 @@ static void run_pcase(const struct pcase *p)
 	struct displaced d;
 
 	memset(&d, 0xa5, sizeof(d));
-	int rc = displace_plan(p->insn, p->len, A, p->slot, &d);
+	int rc = displace_prepare(p->insn, p->len, A, p->slot, &d);
 	CHECK(rc == p->rc, "%s: rc %d, expected %d", p->name, rc, p->rc);
 	CHECK(d.kind == p->kind, "%s: kind %d, expected %d", p->name, d.kind,
 	      p->kind);
@@ -717,7 +717,7 @@ static int displaced_entry(const struct env *e, size_t i, struct cpu *c,
 	uint8_t *slot = e->slots + DISPLACE_SLOT_SIZE * i;
 	struct displaced d;
 
-	if (displace_plan(a, 15, (uint64_t)a, (uint64_t)slot, &d) != 0)
+	if (displace_prepare(a, 15, (uint64_t)a, (uint64_t)slot, &d) != 0)
 		return -1;
 	CHECK(d.insn_len == xcases[i].len, "%s: len %u", xcases[i].name,
 	      d.insn_len);
@@ -808,7 +808,7 @@ int main(void)
 	test_plans();
 	test_exec();
 	if (!check_failures)
-		printf("test_displace: all passed (%zu plans, %zu executed)\n",
+		printf("test_displace: all passed (%zu displacements, %zu executed)\n",
 		       sizeof(pcases) / sizeof(pcases[0]), NXCASES);
 	return check_exit();
 }

@@ -38,8 +38,8 @@ struct ctx {
 };
 
 /* Append N bytes to the slot's code D->code, as all code_* functions do;
- * on overflow, mark the plan as too long (checked once, at the end, by
- * displace_plan). */
+ * on overflow, mark the displacement as too long (checked once, at the end, by
+ * displace_prepare). */
 static void code_add(struct displaced *d, const void *p, unsigned n)
 {
 	if (d->code_len + n > DISPLACE_SLOT_SIZE) {
@@ -317,8 +317,8 @@ static void plan_step(struct displaced *out, unsigned insn_len)
 	out->insn_len = insn_len;
 }
 
-int displace_plan(const uint8_t *insn, size_t len, uint64_t addr, uint64_t slot,
-		  struct displaced *out)
+int displace_prepare(const uint8_t *insn, size_t len, uint64_t addr,
+		     uint64_t slot, struct displaced *out)
 {
 	struct ctx c = { .bytes = insn, .addr = addr, .slot = slot, .out = out };
 
