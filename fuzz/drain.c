@@ -173,9 +173,9 @@ static struct process *make_process(uint64_t ring, uint64_t tail,
 }
 
 /* The region as the tracer first finds it: the shared part's head and
- * tail, then IMAGE from the ring's data on. */
+ * tail, then DATA from the ring's data on. */
 static void fill_region(const struct head *h, uint64_t ring,
-			const uint8_t *image, size_t len)
+			const uint8_t *data, size_t len)
 {
 	fakemem_init(REGION, DATA_AT + ring + STACK_BYTES);
 	uint8_t *m = fakemem_bytes();
@@ -186,7 +186,7 @@ static void fill_region(const struct head *h, uint64_t ring,
 	memcpy(m + offsetof(struct rec_shared, tail), &h->tail,
 	       sizeof(h->tail));
 	size_t room = ring + STACK_BYTES;
-	memcpy(m + DATA_AT, image, len < room ? len : room);
+	memcpy(m + DATA_AT, data, len < room ? len : room);
 }
 
 /* Where OP_SYNC's record is: in the ring's data or the stack after it,

@@ -25,7 +25,7 @@ struct process *process_new(pid_t pid)
 	return p;
 }
 
-void process_reset_image(struct process *p)
+void process_reset_exec(struct process *p)
 {
 	library_clear(p);
 	p->r_debug = 0;
@@ -54,7 +54,7 @@ void process_free(struct process *p)
 	for (struct process *q = processes; q; q = q->next)
 		if (q->vfork_parent == p)
 			q->vfork_parent = NULL;
-	process_reset_image(p);
+	process_reset_exec(p);
 	free(p);
 }
 

@@ -44,7 +44,7 @@ struct process {
 	 * scratch region exists; 0 before. */
 	uint64_t syscall_insn;
 	/* --fast: the recorder (sysdeps/linux-gnu/fastrec.h), one allocation,
-	 * freed with the image; NULL without one. */
+	 * freed at an exec or the end; NULL without one. */
 	struct fastrec *fast;
 	struct process *next;
 };
@@ -112,11 +112,11 @@ static inline struct process *process_mem(struct process *p)
 	return p->vfork_parent ? p->vfork_parent : p;
 }
 struct process *process_first(void);
-/* Forget everything P knew of its image, for a new one after an exec:
+/* Forget everything P knew of its program, for the one an exec brings:
  * the loaded objects, the rendezvous, the breakpoints, /proc/PID/mem (now
  * closed, procmem -1) and the scratch pages.  Changes nothing in the
  * tracee. */
-void process_reset_image(struct process *p);
+void process_reset_exec(struct process *p);
 
 struct task *task_new(pid_t tid, struct process *p);
 void task_free(struct task *t);

@@ -6,7 +6,7 @@
 #include "bpt.h"
 #include "calls.h"
 #include "fast.h"
-#include "image.h"
+#include "bptmem.h"
 #include "library.h"
 #include "mem.h"
 #include "options.h"
@@ -40,7 +40,7 @@ static struct process *fork_process(struct process *pp, pid_t child)
 	np->r_brk = pp->r_brk;
 	scratch_inherit(np, pp);
 	if (np->procmem >= 0)
-		image_restore_bytes(&np->bpts, np->procmem, IMAGE_LIFTED);
+		bptmem_restore_bytes(&np->bpts, np->procmem, BPTMEM_LIFTED);
 	return np;
 }
 
@@ -145,9 +145,9 @@ void adopt_exec(struct task *t, const struct options *o)
 	call_abandon(t, 0);
 	if (task_prints(t))
 		output_exec(p->pid, t->tid);
-	process_reset_image(p);
+	process_reset_exec(p);
 	mem_reset();
-	image_setup(t);
+	bptmem_setup(t);
 	rtld_setup_exec(t);
 	tracee_resume(t, 0);
 }
@@ -157,8 +157,8 @@ void adopt_release_fork_child(pid_t pid, struct process *parent)
 	int fd = tracee_open_procmem(pid);
 	if (fd >= 0) {
 		fast_release_child(fd, pid, parent);
-		image_restore_bytes(&parent->bpts, fd,
-				    IMAGE_INSERTED | IMAGE_LIFTED);
+		bptmem_restore_bytes(&parent->bpts, fd,
+				     BPTMEM_INSERTED | BPTMEM_LIFTED);
 		close(fd);
 	}
 	tracee_detach(pid, 0);

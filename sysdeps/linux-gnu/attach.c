@@ -22,7 +22,7 @@
 #include "elfscan.h"
 #include "error.h"
 #include "fast.h"
-#include "image.h"
+#include "bptmem.h"
 #include "options.h"
 #include "output.h"
 #include "proc.h"
@@ -130,7 +130,7 @@ int backend_launch(const struct options *o, const char *path, char **argv)
 	run_to_exec(o, pid, path);
 	launched = pid;
 	struct task *t = task_new(pid, process_new(pid));
-	image_setup(t);
+	bptmem_setup(t);
 	rtld_setup_exec(t);
 	tracee_resume(t, 0);
 	return pid;
@@ -328,7 +328,7 @@ int backend_attach(pid_t pid)
 		return -1;
 	}
 	struct task *leader = task_lookup(pid);
-	image_setup(leader);
+	bptmem_setup(leader);
 	rtld_setup_attach(leader);
 	task_foreach(resume_one, p);
 	return 0;
@@ -390,7 +390,7 @@ static bool our_trap_stop(struct task *t)
 	uint64_t at = arch_ip(&r) - ARCH_DECR_PC_AFTER_BREAK;
 	const struct breakpoint *b =
 		bpt_lookup(&process_mem(t->proc)->bpts, at);
-	return b && (b->inserted || image_lifted(b));
+	return b && (b->inserted || bptmem_lifted(b));
 }
 
 static void note_report(pid_t tid, const struct tracee_event *ev)
@@ -407,8 +407,8 @@ static void note_report(pid_t tid, const struct tracee_event *ev)
 	}
 	t->stopped = true;
 	if (ev->kind == TRACEE_EXEC) {
-		/* A new image: nothing of ours is left in it. */
-		process_reset_image(t->proc);
+		/* A new program: nothing of ours is left in it. */
+		process_reset_exec(t->proc);
 	} else if (ev->kind == TRACEE_SIGNAL &&
 		   (ev->sig != SIGTRAP || !our_trap_stop(t))) {
 		keep_signal(t, ev->sig);
@@ -514,7 +514,7 @@ static bool trapped_at(struct task *t, const struct breakpoint *b)
  * delivered or still pending. */
 static bool trapped_lifted(struct task *t, const struct breakpoint *b)
 {
-	return image_lifted(b) &&
+	return bptmem_lifted(b) &&
 	       (tracee_trapped(t->tid) || take_pending_trap(t));
 }
 
@@ -566,7 +566,7 @@ static void restore_process(struct process *p)
 	if (p->vfork_parent || p->procmem < 0)
 		return;
 	fast_detach(p);
-	image_restore_bytes(&p->bpts, p->procmem, IMAGE_INSERTED);
+	bptmem_restore_bytes(&p->bpts, p->procmem, BPTMEM_INSERTED);
 	struct find f = { p, NULL };
 	task_foreach(find_stopped, &f);
 	struct arch_regs r;

@@ -9,7 +9,7 @@
 #include "bpt.h"
 #include "demangle.h"
 #include "elfscan.h"
-#include "image.h"
+#include "bptmem.h"
 #include "library.h"
 #include "mem.h"
 #include "memsrc.h"
@@ -70,7 +70,7 @@ static void insert_one(struct process *p, struct breakpoint *b)
 {
 	b->inserted = pread(p->procmem, b->orig, ARCH_BREAKPOINT_LEN,
 			    (off_t)b->addr) == ARCH_BREAKPOINT_LEN &&
-		      image_write_bpt(p->procmem, b->addr) == 0;
+		      bptmem_write_bpt(p->procmem, b->addr) == 0;
 	if (!b->inserted)
 		bpt_remove(&p->bpts, b);
 }
@@ -240,7 +240,8 @@ bool entry_return_ok(struct process *p, struct memsrc *m, uint64_t ret)
 	    memsrc_read(m, ret - sizeof(before), before, sizeof(before)) !=
 		    sizeof(before))
 		return false;
-	image_undo_bpts(&p->bpts, ret - sizeof(before), before, sizeof(before));
+	bptmem_undo_bpts(&p->bpts, ret - sizeof(before), before,
+			 sizeof(before));
 	if (!arch_follows_call(before))
 		return false;
 	for (const struct library *l = p->libs; l; l = l->next) {

@@ -14,7 +14,7 @@
  * is read where the dynamic linker stored it (entry_find_impls).
  *
  * The functions are read only with -x, once per object, when it is
- * added; breakpoints go with their object (image_remove). */
+ * added; breakpoints go with their object (bptmem_remove). */
 #ifndef LTRACE_ENTRY_H
 #define LTRACE_ENTRY_H
 

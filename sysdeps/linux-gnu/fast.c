@@ -16,7 +16,7 @@
 #include "error.h"
 #include "fast.h"
 #include "fastrec.h"
-#include "image.h"
+#include "bptmem.h"
 #include "lens.h"
 #include "library.h"
 #include "mem.h"
@@ -124,7 +124,7 @@ static bool never_recorded(const char *name)
 	return false;
 }
 
-/* The exec family: the ring is drained before the old image goes. */
+/* The exec family: the ring is drained before the old program goes. */
 static bool replaces_image(const char *name)
 {
 	return !strncmp(name, "exec", 4) || !strcmp(name, "fexecve");
@@ -280,7 +280,7 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 	f->target[i] = target;
 	f->nfunc++;
 	fastrec_stats.handed_over++;
-	image_lift(p, b);
+	bptmem_lift(p, b);
 	b->fast = true;
 	fast_learn(t, regs);
 	arch_set_ip(regs, tramp);

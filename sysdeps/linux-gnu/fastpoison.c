@@ -13,7 +13,7 @@
 #include "bpt.h"
 #include "error.h"
 #include "fastrec.h"
-#include "image.h"
+#include "bptmem.h"
 #include "mem.h"
 #include "output.h"
 #include "proc.h"
@@ -36,7 +36,7 @@ static void stub_back(struct process *p, struct breakpoint *b)
 	b->fast_refused = true;
 	if (b->inserted || fastrec_read(p->pid, b->addr, c, sizeof(c)) ||
 	    memcmp(c, b->orig, sizeof(c)) ||
-	    image_write_bpt(p->procmem, b->addr))
+	    bptmem_write_bpt(p->procmem, b->addr))
 		return;
 	b->inserted = true;
 }

@@ -28,7 +28,7 @@
 #include "entry.h"
 #include "error.h"
 #include "fast.h"
-#include "image.h"
+#include "bptmem.h"
 #include "mem.h"
 #include "memsrc.h"
 #include "options.h"
@@ -154,11 +154,11 @@ static void on_stub(struct task *t, struct breakpoint *b, struct stop *s)
 					   b->addr + ARCH_BREAKPOINT_LEN };
 	unsigned n = 3 + arch_int_args(&s->regs, pf + 3);
 	mem_prefetch(pf, n);
-	if (image_stub_changed(b, s->cs.mem)) {
+	if (bptmem_stub_changed(b, s->cs.mem)) {
 		/* The program rewrote the stub: run it as it now is.  A
 		 * failure is reported (unless the task is gone); the loop
 		 * resumes the task either way. */
-		image_lift(process_mem(t->proc), b);
+		bptmem_lift(process_mem(t->proc), b);
 		(void)tracee_set_regs(t->tid, &s->regs);
 		return;
 	}
@@ -319,13 +319,13 @@ static bool on_trap(struct task *t)
 	fast_learn(t, &s.regs);
 	uint64_t at = arch_ip(&s.regs) - ARCH_DECR_PC_AFTER_BREAK;
 	struct breakpoint *b = bpt_lookup(&process_mem(t->proc)->bpts, at);
-	if (fast_on && b && image_lifted(b) && tracee_trapped(t->tid)) {
+	if (fast_on && b && bptmem_lifted(b) && tracee_trapped(t->tid)) {
 		/* It hit a breakpoint of ours that another thread's stop
 		 * lifted since: run what is there now (the original bytes,
 		 * put back if the breakpoint is still there, as in a fork child whose
 		 * copy missed the lift: else it would stop there for
 		 * ever). */
-		image_unlift_one(process_mem(t->proc), b);
+		bptmem_unlift_one(process_mem(t->proc), b);
 		arch_set_ip(&s.regs, at);
 		(void)tracee_set_regs(t->tid, &s.regs);
 		return true;
@@ -566,7 +566,7 @@ static void dispatch(pid_t tid, const struct tracee_event *ev)
 void backend_init(const struct options *o, struct protoset *ps)
 {
 	opts = o;
-	image_init(o);
+	bptmem_init(o);
 	fast_on = fast_init(o);
 	dwarf = dwarf_protos_new();
 	bptproto_init(ps, dwarf);

@@ -6,7 +6,7 @@
 #include "arch.h"
 #include "bpt.h"
 #include "displace.h"
-#include "image.h"
+#include "bptmem.h"
 #include "mem.h"
 #include "memsrc.h"
 #include "proc.h"
@@ -22,7 +22,7 @@ static void read_code(struct process *p, struct memsrc *m, uint64_t addr,
 {
 	size_t n = memsrc_read(m, addr, buf, len);
 	memset(buf + n, 0, len - n);
-	image_undo_bpts(&p->bpts, addr, buf, n);
+	bptmem_undo_bpts(&p->bpts, addr, buf, n);
 }
 
 /* Write B's copy of the instruction into its scratch SLOT; the displacement
@@ -65,7 +65,7 @@ void retbp_arm(struct task *t, struct memsrc *m, const struct arch_regs *regs,
 	read_code(p, m, b->addr, code, sizeof(code));
 	prepare(t, regs, b, code, sizeof(code));
 	memcpy(b->orig, code, ARCH_BREAKPOINT_LEN);
-	b->inserted = image_write_bpt(p->procmem, b->addr) == 0;
+	b->inserted = bptmem_write_bpt(p->procmem, b->addr) == 0;
 }
 
 void retbp_ensure(struct task *t, struct memsrc *m,
@@ -88,7 +88,7 @@ bool retbp_recheck(struct task *t, struct memsrc *m,
 	struct breakpoint *b = bpt_lookup(&p->bpts, ret);
 	uint8_t c[ARCH_BREAKPOINT_LEN];
 	if (!b || b->kind != BPT_RETURN || !b->inserted ||
-	    memsrc_read(m, ret, c, sizeof(c)) != sizeof(c) || image_is_bpt(c))
+	    memsrc_read(m, ret, c, sizeof(c)) != sizeof(c) || bptmem_is_bpt(c))
 		return false;
 	b->inserted = false;
 	retbp_arm(t, m, regs, b);
@@ -117,12 +117,12 @@ void retbp_lift_unneeded(struct task *t, struct breakpoint *b)
 {
 	struct process *p = process_mem(t->proc);
 	struct need n = { p, b->addr, false };
-	if (b->kind != BPT_RETURN || !b->inserted || image_is_bpt(b->orig))
+	if (b->kind != BPT_RETURN || !b->inserted || bptmem_is_bpt(b->orig))
 		return;
 	task_foreach(find_need, &n);
 	if (n.needed)
 		return;
-	b->inserted = image_write_orig(p->procmem, b) != 0;
+	b->inserted = bptmem_write_orig(p->procmem, b) != 0;
 }
 
 /* Memory writes here fail only when the process is gone, which the event
@@ -145,18 +145,18 @@ void retbp_step_in_place(struct task *t, struct breakpoint *b,
 			 struct arch_regs *regs)
 {
 	struct process *p = process_mem(t->proc);
-	if (image_is_bpt(b->orig)) {
+	if (bptmem_is_bpt(b->orig)) {
 		own_trap(t, b, regs);
 		return;
 	}
 	singlesteps++;
-	(void)image_write_orig(p->procmem, b);
+	(void)bptmem_write_orig(p->procmem, b);
 	arch_set_ip(regs, b->addr);
 	/* A failed wait leaves the task gone or stopped where the loop's
 	 * next report says: the breakpoint goes back either way. */
 	if (tracee_set_regs(t->tid, regs) == 0)
 		(void)tracee_step_trap(t);
-	(void)image_write_bpt(p->procmem, b->addr);
+	(void)bptmem_write_bpt(p->procmem, b->addr);
 }
 
 void retbp_run_displaced(struct task *t, struct breakpoint *b,

@@ -31,7 +31,7 @@
 #include "entry.h"
 #include "debug.h"
 #include "error.h"
-#include "image.h"
+#include "bptmem.h"
 #include "library.h"
 #include "mem.h"
 #include "memsrc.h"
@@ -165,7 +165,7 @@ static struct library *open_new(struct process *p, const struct lm *e)
 		name = realpath(file, path) ? path : file;
 	}
 	char err[256];
-	struct library *l = library_new(name, name, image_library_flags(), err,
+	struct library *l = library_new(name, name, bptmem_library_flags(), err,
 					sizeof(err));
 	if (!l)
 		return NULL;
@@ -205,7 +205,7 @@ static void drop_gone(struct process *p)
 		struct library *next = l->next;
 		debug_msg(DEBUG_LIBRARIES, "pid %d: %s gone", (int)p->pid,
 			  l->path);
-		image_remove(p, l);
+		bptmem_remove(p, l);
 		library_unlink(p, l);
 		library_free(l);
 		l = next;
@@ -225,7 +225,7 @@ static void sync_objects(struct process *p, struct memsrc *m, uint64_t first)
 	for (size_t i = 0; i < s.nfresh; i++)
 		debug_msg(DEBUG_LIBRARIES, "pid %d: %s at %#lx", (int)p->pid,
 			  s.fresh[i]->path, (unsigned long)s.fresh[i]->bias);
-	image_add(p, s.fresh, s.nfresh);
+	bptmem_add(p, s.fresh, s.nfresh);
 	/* The dynamic linker has relocated them by now (it reports the
 	 * objects before their initialisers run, after their relocation). */
 	entry_find_impls(p, m);

@@ -1,4 +1,4 @@
-#include "image.h"
+#include "bptmem.h"
 
 #include <elf.h>
 #include <limits.h>
@@ -30,7 +30,7 @@
 
 static const struct options *opts;
 
-void image_init(const struct options *o)
+void bptmem_init(const struct options *o)
 {
 	opts = o;
 }
@@ -44,25 +44,25 @@ _Static_assert(ARCH_BREAKPOINT_LEN < BPT_STUB_MAX,
 
 static const uint8_t bpt_insn[ARCH_BREAKPOINT_LEN] = ARCH_BREAKPOINT;
 
-int image_write_bpt(int procmem, uint64_t addr)
+int bptmem_write_bpt(int procmem, uint64_t addr)
 {
 	return mem_write(procmem, addr, bpt_insn, sizeof(bpt_insn));
 }
 
-bool image_is_bpt(const uint8_t *code)
+bool bptmem_is_bpt(const uint8_t *code)
 {
 	return memcmp(code, bpt_insn, sizeof(bpt_insn)) == 0;
 }
 
-int image_write_orig(int procmem, const struct breakpoint *b)
+int bptmem_write_orig(int procmem, const struct breakpoint *b)
 {
 	return mem_write(procmem, b->addr, b->orig, sizeof(bpt_insn));
 }
 
 /* A breakpoint that starts up to ARCH_BREAKPOINT_LEN - 1 bytes before
  * ADDR covers its first bytes too. */
-void image_undo_bpts(const struct bpt_table *t, uint64_t addr, uint8_t *buf,
-		     size_t n)
+void bptmem_undo_bpts(const struct bpt_table *t, uint64_t addr, uint8_t *buf,
+		      size_t n)
 {
 	uint64_t lo =
 		addr > sizeof(bpt_insn) - 1 ? addr - (sizeof(bpt_insn) - 1) : 0;
@@ -159,7 +159,7 @@ static void batch_insert(struct process *p, struct batch *bt)
 
 /* ---- which stubs ---- */
 
-unsigned image_library_flags(void)
+unsigned bptmem_library_flags(void)
 {
 	return select_library_calls(opts) ? 0 : LIBRARY_NO_CALLS;
 }
@@ -319,7 +319,7 @@ static void push_entry(struct breakpoint *b, void *ctx)
 /* The filters are asked once per stub when its object comes, and again
  * for the stubs a new -l library exports; never per call.  -x: once per
  * function (entry.h). */
-void image_add(struct process *p, struct library *const *libs, size_t n)
+void bptmem_add(struct process *p, struct library *const *libs, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct select_obj so = selector(libs[i]);
@@ -360,7 +360,7 @@ static void forget_calls(struct task *t, void *data)
 		call_forget_range(t, g->l->lo, g->l->hi);
 }
 
-void image_remove(struct process *p, const struct library *l)
+void bptmem_remove(struct process *p, const struct library *l)
 {
 	struct gone g = { p, l, { NULL, 0, 0 } };
 	bpt_foreach(&p->bpts, note_gone, &g);
@@ -407,7 +407,7 @@ static struct library *read_program(struct process *p)
 	return l;
 }
 
-void image_setup(struct task *t)
+void bptmem_setup(struct task *t)
 {
 	struct process *p = t->proc;
 	p->procmem = tracee_open_procmem(p->pid);
@@ -430,19 +430,19 @@ void image_setup(struct task *t)
 	else if (l->image.nslots || select_has_entries(opts))
 		/* it may have call sites, or -x entries */
 		map_scratch(t, l->lo);
-	image_add(p, &l, 1);
+	bptmem_add(p, &l, 1);
 }
 
 struct pick {
 	struct batch bt;
-	unsigned which; /* IMAGE_INSERTED | IMAGE_LIFTED */
+	unsigned which; /* BPTMEM_INSERTED | BPTMEM_LIFTED */
 };
 
 static void note_picked(struct breakpoint *b, void *data)
 {
 	struct pick *pk = data;
-	if (((pk->which & IMAGE_INSERTED) && b->inserted) ||
-	    ((pk->which & IMAGE_LIFTED) && image_lifted(b)))
+	if (((pk->which & BPTMEM_INSERTED) && b->inserted) ||
+	    ((pk->which & BPTMEM_LIFTED) && bptmem_lifted(b)))
 		batch_push(&pk->bt, b);
 }
 
@@ -459,8 +459,8 @@ static void restore_one(int procmem, const struct breakpoint *b)
 {
 	uint8_t c[sizeof(bpt_insn)];
 	if (pread(procmem, c, sizeof(c), b->addr) == sizeof(c) &&
-	    image_is_bpt(c))
-		(void)image_write_orig(procmem, b);
+	    bptmem_is_bpt(c))
+		(void)bptmem_write_orig(procmem, b);
 }
 
 /* Put back the original bytes of the N breakpoints of V, all in one
@@ -477,7 +477,7 @@ static void restore_run(int procmem, struct breakpoint **v, size_t n)
 	if (pread(procmem, buf, len, lo) == (ssize_t)len) {
 		for (size_t i = 0; i < n; i++) {
 			uint8_t *at = buf + (v[i]->addr - lo);
-			if (image_is_bpt(at))
+			if (bptmem_is_bpt(at))
 				memcpy(at, v[i]->orig, sizeof(bpt_insn));
 		}
 		(void)mem_write(procmem, lo, buf, len);
@@ -487,7 +487,7 @@ static void restore_run(int procmem, struct breakpoint **v, size_t n)
 		restore_one(procmem, v[i]);
 }
 
-bool image_stub_changed(const struct breakpoint *b, struct memsrc *m)
+bool bptmem_stub_changed(const struct breakpoint *b, struct memsrc *m)
 {
 	uint8_t now[BPT_STUB_MAX];
 	size_t n = b->stub_len > sizeof(bpt_insn) ?
@@ -497,26 +497,26 @@ bool image_stub_changed(const struct breakpoint *b, struct memsrc *m)
 	       memcmp(now, b->stub_tail, n) != 0;
 }
 
-void image_lift(struct process *p, struct breakpoint *b)
+void bptmem_lift(struct process *p, struct breakpoint *b)
 {
 	debug_msg(DEBUG_BREAKPOINTS, "pid %d: stub %#lx rewritten, lifted",
 		  (int)p->pid, (unsigned long)b->addr);
-	(void)image_write_orig(p->procmem, b);
+	(void)bptmem_write_orig(p->procmem, b);
 	b->inserted = false;
 }
 
-bool image_lifted(const struct breakpoint *b)
+bool bptmem_lifted(const struct breakpoint *b)
 {
-	return !b->inserted && !image_is_bpt(b->orig);
+	return !b->inserted && !bptmem_is_bpt(b->orig);
 }
 
-void image_unlift_one(struct process *p, const struct breakpoint *b)
+void bptmem_unlift_one(struct process *p, const struct breakpoint *b)
 {
 	restore_one(p->procmem, b);
 }
 
-void image_restore_bytes(const struct bpt_table *bpts, int procmem,
-			 unsigned which)
+void bptmem_restore_bytes(const struct bpt_table *bpts, int procmem,
+			  unsigned which)
 {
 	struct pick pk = { { NULL, 0, 0 }, which };
 	struct batch *bt = &pk.bt;
