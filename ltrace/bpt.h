@@ -3,7 +3,7 @@
  * (DESIGN.md, "Breakpoints and displaced execution"): a stub
  * breakpoint's jump is emulated; the instruction under a return, a
  * rendezvous or a call site breakpoint runs displaced, from a scratch
- * slot.  A lookup is
+ * cell.  A lookup is
  * one probe sequence of the map, without allocation: it happens at every
  * stop. */
 #ifndef LTRACE_BPT_H
@@ -61,7 +61,7 @@ struct breakpoint {
 	bool proto_done; /* proto looked up (it may be NULL) */
 	/* BPT_RETURN, BPT_RENDEZVOUS, BPT_ENTRY, BPT_SITE */
 	struct displaced disp;
-	uint64_t slot; /* scratch slot address (DISPLACE_COPY) */
+	uint64_t cell; /* scratch cell address (DISPLACE_COPY) */
 	/* BPT_ENTRY, BPT_SITE: DISP is prepared at the first hit (DISP_READY) */
 	bool disp_ready;
 	/* BPT_ENTRY: label is "name@soname" for a library's function, and

@@ -14,7 +14,7 @@
 #include "forward.h"
 
 /* A region of scratch memory mapped into the tracee for displaced
- * instructions, handed out in DISPLACE_SLOT_SIZE slots. */
+ * instructions, handed out in DISPLACE_CELL_SIZE cells. */
 struct scratch {
 	uint64_t base;
 	size_t size;

@@ -381,7 +381,7 @@ static void map_scratch(struct task *t, uint64_t near)
 	struct arch_regs regs;
 	if (tracee_get_regs(t->tid, &regs))
 		return;
-	scratch_slot(t, &regs, near);
+	scratch_cell(t, &regs, near);
 	/* Reported if unexpected; nothing else to do. */
 	(void)tracee_set_regs(t->tid, &regs);
 }

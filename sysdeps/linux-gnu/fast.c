@@ -66,7 +66,7 @@ static int setup(struct task *t, struct fastrec *f,
 		 const struct arch_regs *saved)
 {
 	struct process *p = process_mem(t->proc);
-	if (rec_layout_init(&f->l, FAST_NFUNC, FAST_PLAN_BYTES, FAST_NSLOT,
+	if (rec_layout_init(&f->l, FAST_NFUNC, FAST_PLAN_BYTES, FAST_NSHADOW,
 			    FAST_DEPTH, FAST_RING))
 		goto err_free;
 	f->base = tracee_inject_mmap(t, saved, 0, f->l.size,

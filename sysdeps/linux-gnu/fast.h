@@ -102,7 +102,7 @@ bool fast_trap(struct task *t, struct memsrc *m, struct arch_regs *regs);
 void fast_learn(struct task *t, const struct arch_regs *regs);
 
 /* T is about to exit (PTRACE_EVENT_EXIT): its records shown, its shadow
- * stack slot freed for another thread. */
+ * stack freed for another thread. */
 void fast_exit(struct task *t);
 
 /* CHILD, a followed fork of PARENT stopped at its first stop, has a copy
@@ -136,7 +136,7 @@ bool fast_trap_stop(struct task *t);
  * (which follow): if a handler of the program's will run, a thread in
  * the recorder's code is stepped out of it first, so that
  * no signal frame ever returns into the recorder; the tracer may have
- * detached and unmapped it, or freed the thread's shadow slot, by then.
+ * detached and unmapped it, or freed the thread's shadow stack, by then.
  * If it cannot leave, the region is kept mapped at the detach. */
 void fast_signal(struct task *t, int sig, struct arch_regs *regs);
 

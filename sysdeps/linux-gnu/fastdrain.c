@@ -169,7 +169,7 @@ static void show_call(struct process *p, struct fastrec *f,
 	call_entry(t, b, &cs, c->site, arch_sp_after_return(&regs),
 		   task_prints(t));
 	struct frame *fr = &t->frames[t->nframes - 1];
-	fr->unhooked = (c->h.flags & REC_CALL_NOSLOT) != 0;
+	fr->unhooked = (c->h.flags & REC_CALL_NOSHADOW) != 0;
 	fr->recorded = !fr->unhooked;
 	misses += rm.misses;
 }

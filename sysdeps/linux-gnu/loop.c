@@ -85,10 +85,10 @@ static void stop_init(struct stop *s, struct task *t, bool at_entry)
 /* The memory word to prefetch for the return address of a call whose
  * callee's first instruction sees REGS: where it is, or 0 when a
  * register holds it (arch_return_addr). */
-static uint64_t ret_slot(const struct arch_regs *regs)
+static uint64_t ret_word(const struct arch_regs *regs)
 {
-	uint64_t ret = 0, slot = 0;
-	return arch_return_addr(regs, &ret, &slot) ? 0 : slot;
+	uint64_t ret = 0, word = 0;
+	return arch_return_addr(regs, &ret, &word) ? 0 : word;
 }
 
 /* That return address into *RET, from the register or read through M;
@@ -96,9 +96,9 @@ static uint64_t ret_slot(const struct arch_regs *regs)
 static bool read_ret(struct memsrc *m, const struct arch_regs *regs,
 		     uint64_t *ret)
 {
-	uint64_t slot = 0;
-	return arch_return_addr(regs, ret, &slot) ||
-	       memsrc_read(m, slot, ret, sizeof(*ret)) == sizeof(*ret);
+	uint64_t word = 0;
+	return arch_return_addr(regs, ret, &word) ||
+	       memsrc_read(m, word, ret, sizeof(*ret)) == sizeof(*ret);
 }
 
 /* A new call returning to RET with the stack pointer at RET_SP: the
@@ -150,7 +150,7 @@ static void on_stub(struct task *t, struct breakpoint *b, struct stop *s)
 {
 	uint64_t ret = 0;
 	uint64_t target = 0;
-	uint64_t pf[3 + ARCH_INT_ARGS] = { ret_slot(&s->regs), b->got,
+	uint64_t pf[3 + ARCH_INT_ARGS] = { ret_word(&s->regs), b->got,
 					   b->addr + ARCH_BREAKPOINT_LEN };
 	unsigned n = 3 + arch_int_args(&s->regs, pf + 3);
 	mem_prefetch(pf, n);
@@ -251,7 +251,7 @@ static void on_entry(struct task *t, struct breakpoint *b, struct stop *s)
 	}
 	const struct frame *top = t->nframes ? &t->frames[t->nframes - 1] :
 					       NULL;
-	uint64_t pf[2 + ARCH_INT_ARGS] = { ret_slot(&s->regs),
+	uint64_t pf[2 + ARCH_INT_ARGS] = { ret_word(&s->regs),
 					   top ? top->bpt->got : 0 };
 	mem_prefetch(pf, 2 + arch_int_args(&s->regs, pf + 2));
 	uint64_t ret = 0;
@@ -276,7 +276,7 @@ static void site_entry(struct task *t, struct breakpoint *b, struct stop *s)
 	struct arch_regs callee = s->regs;
 	uint64_t ret = b->addr + b->site_len;
 	arch_site_callee(&callee, b->site_jump, ret);
-	uint64_t pf[1 + ARCH_INT_ARGS] = { ret_slot(&callee) };
+	uint64_t pf[1 + ARCH_INT_ARGS] = { ret_word(&callee) };
 	unsigned n = 1 + arch_int_args(&callee, pf + 1);
 	mem_prefetch(pf, n);
 	if (b->site_jump && !read_ret(s->cs.mem, &callee, &ret))

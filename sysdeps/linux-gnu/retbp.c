@@ -25,15 +25,15 @@ static void read_code(struct process *p, struct memsrc *m, uint64_t addr,
 	bptmem_undo_bpts(&p->bpts, addr, buf, n);
 }
 
-/* Write B's copy of the instruction into its scratch SLOT; the displacement
+/* Write B's copy of the instruction into its scratch CELL; the displacement
  * falls back to a single step if that fails. */
-static void place_copy(struct process *p, struct breakpoint *b, uint64_t slot)
+static void place_copy(struct process *p, struct breakpoint *b, uint64_t cell)
 {
-	if (mem_write(p->procmem, slot, b->disp.code, b->disp.code_len)) {
+	if (mem_write(p->procmem, cell, b->disp.code, b->disp.code_len)) {
 		b->disp.kind = DISPLACE_STEP;
 		return;
 	}
-	b->slot = slot;
+	b->cell = cell;
 }
 
 /* Prepare B's displaced run from the original bytes CODE at its address. */
@@ -42,11 +42,11 @@ static void prepare(struct task *t, const struct arch_regs *regs,
 {
 	struct process *p = process_mem(t->proc);
 	/* Prepared again (retbp_recheck): its copy goes where it was. */
-	uint64_t slot = b->slot ? b->slot : scratch_slot(t, regs, b->addr);
-	if (!slot || displace_prepare(code, len, b->addr, slot, &b->disp))
+	uint64_t cell = b->cell ? b->cell : scratch_cell(t, regs, b->addr);
+	if (!cell || displace_prepare(code, len, b->addr, cell, &b->disp))
 		b->disp.kind = DISPLACE_STEP;
 	if (b->disp.kind == DISPLACE_COPY)
-		place_copy(p, b, slot);
+		place_copy(p, b, cell);
 }
 
 void retbp_displace(struct task *t, struct memsrc *m,
@@ -165,15 +165,15 @@ void retbp_run_displaced(struct task *t, struct breakpoint *b,
 	struct process *p = process_mem(t->proc);
 	switch (b->disp.kind) {
 	case DISPLACE_COPY:
-		arch_set_ip(regs, b->slot);
+		arch_set_ip(regs, b->cell);
 		break;
 	case DISPLACE_JUMP:
 		arch_set_ip(regs, b->disp.target);
 		break;
 	case DISPLACE_CALL: {
-		uint64_t slot = arch_push_return(regs, b->disp.ret_addr);
-		if (slot)
-			(void)mem_write(p->procmem, slot, &b->disp.ret_addr,
+		uint64_t word = arch_push_return(regs, b->disp.ret_addr);
+		if (word)
+			(void)mem_write(p->procmem, word, &b->disp.ret_addr,
 					sizeof(b->disp.ret_addr));
 		arch_set_ip(regs, b->disp.target);
 		break;

@@ -73,13 +73,13 @@ static bool in_reach(const struct scratch *s, uint64_t near)
 }
 
 /* The first region of a process gets ARCH_SYSCALL_INSN (x86_64:
- * "syscall; int3") in its first slot. */
+ * "syscall; int3") in its first cell. */
 static void place_syscall_insn(struct process *p, struct scratch *s)
 {
 	static const uint8_t insn[] = ARCH_SYSCALL_INSN;
 	if (mem_write(p->procmem, s->base, insn, sizeof(insn)) == 0)
 		p->syscall_insn = s->base;
-	s->used = DISPLACE_SLOT_SIZE;
+	s->used = DISPLACE_CELL_SIZE;
 }
 
 static struct scratch *map_region(struct task *t, const struct arch_regs *saved,
@@ -105,7 +105,7 @@ static struct scratch *map_region(struct task *t, const struct arch_regs *saved,
 	return s;
 }
 
-uint64_t scratch_slot(struct task *t, const struct arch_regs *saved,
+uint64_t scratch_cell(struct task *t, const struct arch_regs *saved,
 		      uint64_t near)
 {
 	struct process *p = process_mem(t->proc);
@@ -118,9 +118,9 @@ uint64_t scratch_slot(struct task *t, const struct arch_regs *saved,
 		s = map_region(t, saved, near);
 	if (!s)
 		return 0;
-	uint64_t slot = s->base + s->used;
-	s->used += DISPLACE_SLOT_SIZE;
-	return slot;
+	uint64_t cell = s->base + s->used;
+	s->used += DISPLACE_CELL_SIZE;
+	return cell;
 }
 
 bool scratch_contains(const struct process *p, uint64_t ip)

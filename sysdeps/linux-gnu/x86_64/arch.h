@@ -87,13 +87,13 @@ static inline uint64_t arch_sp(const struct arch_regs *a)
 
 /* At the first instruction of a called function: where its return
  * address is.  True with *RET set when a register holds it; else false
- * with *SLOT the address of the memory word that holds it ("call"
+ * with *WORD the address of the memory word that holds it ("call"
  * pushed it at [rsp]), for the caller to read (and prefetch). */
 static inline bool arch_return_addr(const struct arch_regs *a, uint64_t *ret,
-				    uint64_t *slot)
+				    uint64_t *word)
 {
 	(void)ret;
-	*slot = a->r.rsp;
+	*word = a->r.rsp;
 	return false;
 }
 
@@ -118,7 +118,7 @@ static inline uint64_t arch_push_return(struct arch_regs *a, uint64_t ret)
  * instruction is about to run displaced: make REGS what the callee will
  * see at its first instruction, but for the IP and memory.  A call
  * (!JUMP) counts as having pushed its return address RET (RSP -= 8; the
- * slot is not written: the caller knows the address, the site's end); a
+ * stack word is not written: the caller knows the address, the site's end); a
  * jump (a tail call) changes nothing, the return address being the
  * caller's.  Afterwards arch_return_addr() and arch_sp_after_return()
  * hold as at a stub, and fetch finds the stack arguments. */

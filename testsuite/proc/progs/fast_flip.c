@@ -1,5 +1,5 @@
 /* A program that makes every call the --fast recorder records build its
- * record on the stack and hand it over by a trap (its shadow slot's
+ * record on the stack and hand it over by a trap (its shadow stack's
  * count of writers pending set to 1, as if a signal handler had
  * interrupted one), while a second thread rewrites each such call
  * record, once committed, between its own bytes and a header whose size,
@@ -121,13 +121,13 @@ static void *flipper(void *arg)
 	return NULL;
 }
 
-/* This thread's shadow stack slot, or NULL. */
+/* This thread's shadow stack, or NULL. */
 static struct rec_shadow *own_slot(void)
 {
 	uint64_t tcb;
 	__asm__("mov %%fs:0, %0" : "=r"(tcb));
 	uint64_t size = rec_shadow_size(s->depth);
-	for (uint32_t i = 0; i < s->nslot; i++) {
+	for (uint32_t i = 0; i < s->nshadow; i++) {
 		struct rec_shadow *sh =
 			(struct rec_shadow *)(s->shadow + i * size);
 		if (sh->owner == tcb)

@@ -5,16 +5,16 @@
  *	testsuite/unit/aarch64/test_displace.c
  *   qemu-aarch64 -L /usr/aarch64-linux-gnu ./a.out	(or natively)
  *
- * Part 1 checks displacements: kind, target, return address and that the slot's
+ * Part 1 checks displacements: kind, target, return address and that the cell's
  * code is whole instructions and literals.
  *
  * Part 2 executes: each instruction is placed in an RWX code page, with
  * a "fall-through" landing after it and a "taken" landing at its branch
- * target; it runs once there and once displaced from a slot in another
+ * target; it runs once there and once displaced from a cell in another
  * page mapped far away (beyond any relative branch), from the same
  * registers, flags, v0 and stack.  The landings record every register;
  * both runs must reach the same landing with the same registers, x16
- * and x17 excepted (the slot's scratch; checked where the instruction
+ * and x17 excepted (the cell's scratch; checked where the instruction
  * writes one of them).
  *
  * Exit status 0 when every check passes; one stderr line per failure. */
@@ -143,10 +143,10 @@ __asm__(".text\n"
 #define T_OFF 0x208   /* branch target: the taken landing */
 #define D_OFF 0x300   /* data for ldr literal */
 #define E_OFF 0x40    /* native entry stub */
-#define SLOT_OFF 0x48 /* the slot, after its entry stub */
+#define CELL_OFF 0x48 /* the cell, after its entry stub */
 
 static uint8_t *code; /* instruction, landings, data */
-static uint8_t *far;  /* entry stub and slot */
+static uint8_t *far;  /* entry stub and cell */
 
 static void put32(uint8_t *p, uint32_t w)
 {
@@ -192,7 +192,7 @@ static bool map_pages(void)
 	put_entry(code + E_OFF, code + P_OFF);
 	put_landing(code + P_OFF + 4, land_fall);
 	put_landing(code + T_OFF, land_taken);
-	put_entry(far + E_OFF, far + SLOT_OFF);
+	put_entry(far + E_OFF, far + CELL_OFF);
 	static const uint64_t data[2] = { 0xfedcba9876543210,
 					  0x0123456789abcdef };
 	memcpy(code + D_OFF, data, sizeof(data));
@@ -235,13 +235,13 @@ static uint32_t imm14_to(uint64_t to)
 
 /* ---- part 1: displacements ---- */
 
-static int prepare(uint32_t insn, uint64_t addr, uint64_t slot,
+static int prepare(uint32_t insn, uint64_t addr, uint64_t cell,
 		   struct displaced *d)
 {
 	uint8_t b[4];
 
 	memcpy(b, &insn, 4);
-	return displace_prepare(b, sizeof(b), addr, slot, d);
+	return displace_prepare(b, sizeof(b), addr, cell, d);
 }
 
 static void test_plans(void)
@@ -304,13 +304,13 @@ static void exec_case(const char *name, uint32_t insn, const struct state *in,
 
 	put32(code + P_OFF, insn);
 	__builtin___clear_cache((char *)code, (char *)code + PAGE);
-	int rc = displace_prepare(code + P_OFF, 4, addr_p(), at(far, SLOT_OFF),
+	int rc = displace_prepare(code + P_OFF, 4, addr_p(), at(far, CELL_OFF),
 				  &d);
 	if (rc != 0 || d.kind != DISPLACE_COPY) {
 		FAIL("%s: prepare rc %d kind %d", name, rc, d.kind);
 		return;
 	}
-	memcpy(far + SLOT_OFF, d.code, d.code_len);
+	memcpy(far + CELL_OFF, d.code, d.code_len);
 	__builtin___clear_cache((char *)far, (char *)far + PAGE);
 	g_in = *in;
 	memset(&g_out, 0, sizeof(g_out));
@@ -417,7 +417,7 @@ int main(void)
 		perror("test_displace: mmap");
 		return 1;
 	}
-	printf("slot page %#" PRIx64 " bytes from the code\n",
+	printf("cell page %#" PRIx64 " bytes from the code\n",
 	       (uint64_t)(far - code));
 	test_exec();
 	return check_exit();
