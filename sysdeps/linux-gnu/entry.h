@@ -2,7 +2,7 @@
  * function that -x selects in an object (its .symtab and .dynsym, local
  * functions included), one per address, named by the best of the
  * selected symbols there.  A call stops there with the registers as at
- * a call stub (the return address at the return slot), and its first
+ * a call stub (the return address where arch_return_addr finds it), and its first
  * instruction runs displaced (retbp_run_entry).
  *
  * IFUNC: the breakpoint on an STT_GNU_IFUNC symbol sits on its resolver

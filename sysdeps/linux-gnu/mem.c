@@ -13,10 +13,10 @@
 
 #define PAGE 4096UL
 /* The cache: up to NPAGES pages per stop (4 MiB), found through a hash
- * of NSLOTS slots.  Entries are valid for one generation; mem_reset
+ * of NBUCKETS buckets.  Entries are valid for one generation; mem_reset
  * starts the next, so dropping the cache costs nothing. */
 #define NPAGES 1024
-#define NSLOTS 2048
+#define NBUCKETS 2048
 /* Reads larger than this bypass the cache. */
 #define DIRECT_MIN (4 * PAGE)
 
@@ -33,10 +33,10 @@ static struct {
 	struct memsrc src;
 	pid_t pid;
 	int procmem;
-	struct page *pages;    /* NPAGES, allocated on first use */
-	size_t used;	       /* pages of this generation */
-	uint32_t slot[NSLOTS]; /* page index + 1 */
-	uint32_t slot_gen[NSLOTS];
+	struct page *pages;	   /* NPAGES, allocated on first use */
+	size_t used;		   /* pages of this generation */
+	uint32_t bucket[NBUCKETS]; /* page index + 1 */
+	uint32_t bucket_gen[NBUCKETS];
 	uint32_t gen;
 	unsigned long syscalls;
 	unsigned long peeks;
@@ -122,18 +122,18 @@ static size_t raw_read(uint64_t addr, void *buf, size_t len)
 	return got;
 }
 
-static size_t slot_of(uint64_t pa)
+static size_t bucket_of(uint64_t pa)
 {
 	return (size_t)(((pa >> 12) * 0x9E3779B97F4A7C15ULL) >> 40) &
-	       (NSLOTS - 1);
+	       (NBUCKETS - 1);
 }
 
 static struct page *find_page(uint64_t pa)
 {
-	for (size_t h = slot_of(pa); mem.slot_gen[h] == mem.gen;
-	     h = (h + 1) & (NSLOTS - 1))
-		if (mem.pages[mem.slot[h] - 1].addr == pa)
-			return &mem.pages[mem.slot[h] - 1];
+	for (size_t h = bucket_of(pa); mem.bucket_gen[h] == mem.gen;
+	     h = (h + 1) & (NBUCKETS - 1))
+		if (mem.pages[mem.bucket[h] - 1].addr == pa)
+			return &mem.pages[mem.bucket[h] - 1];
 	return NULL;
 }
 
@@ -146,12 +146,12 @@ static struct page *new_page(uint64_t pa)
 		mem.pages = xmalloc(NPAGES * sizeof(*mem.pages));
 	if (mem.used == NPAGES)
 		mem_reset();
-	size_t h = slot_of(pa);
-	while (mem.slot_gen[h] == mem.gen)
-		h = (h + 1) & (NSLOTS - 1);
+	size_t h = bucket_of(pa);
+	while (mem.bucket_gen[h] == mem.gen)
+		h = (h + 1) & (NBUCKETS - 1);
 	struct page *p = &mem.pages[mem.used++];
-	mem.slot[h] = (uint32_t)mem.used;
-	mem.slot_gen[h] = mem.gen;
+	mem.bucket[h] = (uint32_t)mem.used;
+	mem.bucket_gen[h] = mem.gen;
 	p->addr = pa;
 	return p;
 }
@@ -219,7 +219,7 @@ void mem_reset(void)
 {
 	mem.used = 0;
 	if (++mem.gen == 0) {
-		memset(mem.slot_gen, 0, sizeof(mem.slot_gen));
+		memset(mem.bucket_gen, 0, sizeof(mem.bucket_gen));
 		mem.gen = 1;
 	}
 }
@@ -257,7 +257,7 @@ void mem_prefetch(const uint64_t *addrs, size_t n)
 
 int mem_write(int procmem, uint64_t addr, const void *buf, size_t len)
 {
-	/* Our own writes (breakpoints, slots) must not be read back stale. */
+	/* Our own writes (breakpoints, scratch cells, GOT slots) must not be read back stale. */
 	for (uint64_t pa = addr & ~(PAGE - 1); pa < addr + len; pa += PAGE)
 		if (find_page(pa)) {
 			mem_reset();
