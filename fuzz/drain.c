@@ -137,11 +137,11 @@ static void add_stub(struct process *p, size_t i)
 {
 	struct breakpoint *b = bpt_add(&p->bpts, stub_of(i), BPT_STUB);
 	const char *name = i < NPROTO ? names[i] : "noproto";
-	b->name = xstrdup(name);
-	b->label = xstrdup(name);
-	b->proto = i < NPROTO ? protolib_lookup(protos, name) : NULL;
-	b->proto_done = true;
-	b->fast = true;
+	b->call.name = xstrdup(name);
+	b->call.label = xstrdup(name);
+	b->call.proto = i < NPROTO ? protolib_lookup(protos, name) : NULL;
+	b->call.proto_done = true;
+	b->stub.fast = true;
 }
 
 /* The process, its two threads, and its recorder F mapped at REGION

@@ -12,9 +12,10 @@ void bpt_table_init(struct bpt_table *t)
 
 static void free_breakpoint(struct breakpoint *b)
 {
-	free(b->name);
-	free(b->label);
-	free(b->resumed);
+	free(b->call.name);
+	free(b->call.label);
+	if (b->kind == BPT_ENTRY)
+		free(b->entry.resumed);
 	free(b);
 }
 
@@ -32,12 +33,12 @@ void bpt_table_clone(struct bpt_table *dst, const struct bpt_table *src)
 		const struct breakpoint *sb = e->ptr;
 		struct breakpoint *b = xmalloc(sizeof(*b));
 		*b = *sb;
-		if (sb->name)
-			b->name = xstrdup(sb->name);
-		if (sb->label)
-			b->label = xstrdup(sb->label);
-		if (sb->resumed)
-			b->resumed = xstrdup(sb->resumed);
+		if (sb->call.name)
+			b->call.name = xstrdup(sb->call.name);
+		if (sb->call.label)
+			b->call.label = xstrdup(sb->call.label);
+		if (sb->kind == BPT_ENTRY && sb->entry.resumed)
+			b->entry.resumed = xstrdup(sb->entry.resumed);
 		e->ptr = b;
 	}
 }

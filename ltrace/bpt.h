@@ -43,13 +43,9 @@ enum bpt_kind {
  * x86_64's int3 is 1 byte, aarch64's BRK 4. */
 #define BPT_INSN_MAX 4
 
-struct breakpoint {
-	uint64_t addr;
-	enum bpt_kind kind;
-	/* the ARCH_BREAKPOINT_LEN bytes under the breakpoint */
-	uint8_t orig[BPT_INSN_MAX];
-	bool inserted;
-	/* BPT_STUB, BPT_ENTRY, BPT_SITE */
+/* The call part of the kinds a traced call starts at (BPT_STUB,
+ * BPT_ENTRY, BPT_SITE) and of a system call's descriptor (BPT_SYSCALL). */
+struct bpt_call {
 	char *name; /* owned: the symbol, for prototype lookup */
 	/* owned: what a call line shows, "caller->callee" or "callee"
 	 * (demangled with -C); the callee part, for "<... callee
@@ -59,37 +55,65 @@ struct breakpoint {
 	uint64_t got; /* runtime address of the GOT slot */
 	const struct prototype *proto;
 	bool proto_done; /* proto looked up (it may be NULL) */
-	/* BPT_RETURN, BPT_RENDEZVOUS, BPT_ENTRY, BPT_SITE */
-	struct displaced disp;
-	uint64_t cell; /* scratch cell address (DISPLACE_COPY) */
-	/* BPT_ENTRY, BPT_SITE: DISP is prepared at the first hit (DISP_READY) */
-	bool disp_ready;
-	/* BPT_ENTRY: label is "name@soname" for a library's function, and
-	 * RESUMED (owned) the name "<... name resumed>" shows; RETURNS: some
-	 * traced call returns to this address too.  IFUNC: a resolver, whose
-	 * return value is the implementation (GOT: the IRELATIVE slot it
-	 * fills, 0 if none) */
+};
+
+/* BPT_STUB: the stub's bytes after those under the breakpoint, up to the
+ * end of its jump (LEN bytes from the breakpoint's address in all), as
+ * they were when the breakpoint went in: a stub the program rewrote since
+ * (a PLT hook) runs as it now is, untraced.  With --fast: its calls go to
+ * the recorder (the breakpoint lifted: FAST), or they never will
+ * (FAST_REFUSED). */
+struct bpt_stub {
+	uint8_t tail[BPT_STUB_MAX - 1];
+	uint8_t len;
+	bool fast;
+	bool fast_refused;
+};
+
+/* BPT_ENTRY: the call's label is "name@soname" for a library's function,
+ * and RESUMED (owned) the name "<... name resumed>" shows; RETURNS: some
+ * traced call returns to this address too.  IFUNC: a resolver, whose
+ * return value is the implementation (the call's GOT: the IRELATIVE slot
+ * it fills, 0 if none).  FAST_UNWIND: with --fast, an entry of the C++
+ * unwinder (fast.h, fast_select), internal: it shows no call. */
+struct bpt_entry {
 	char *resumed;
 	bool returns;
 	bool ifunc;
-	/* BPT_SITE: the instruction's length (a call returns to addr +
-	 * site_len) and whether it is a tail call (a jump: the return
-	 * address is the caller's) */
-	unsigned site_len;
-	bool site_jump;
-	/* BPT_STUB: the stub's bytes after those under the breakpoint, up
-	 * to the end of its jump (STUB_LEN bytes from ADDR in all), as they
-	 * were when the breakpoint went in: a stub the program rewrote since
-	 * (a PLT hook) runs as it now is, untraced */
-	uint8_t stub_tail[BPT_STUB_MAX - 1];
-	uint8_t stub_len;
-	/* BPT_STUB with --fast: its calls go to the recorder (the breakpoint
-	 * lifted), or they never will (FAST_REFUSED) */
-	bool fast;
-	bool fast_refused;
-	/* BPT_ENTRY with --fast: an entry of the C++ unwinder (fast.h,
-	 * fast_select), internal: it shows no call */
 	bool fast_unwind;
+};
+
+/* BPT_SITE: the instruction's length (a call returns to addr + LEN) and
+ * whether it is a tail call (a jump: the return address is the
+ * caller's). */
+struct bpt_site {
+	unsigned len;
+	bool jump;
+};
+
+struct bpt_ops;
+
+/* A breakpoint: the head every kind has, then its kind's part. */
+struct breakpoint {
+	uint64_t addr;
+	enum bpt_kind kind;
+	const struct bpt_ops *ops; /* the kind's handlers */
+	/* the ARCH_BREAKPOINT_LEN bytes under the breakpoint */
+	uint8_t orig[BPT_INSN_MAX];
+	bool inserted;
+	/* The kinds whose instruction runs displaced (BPT_RETURN,
+	 * BPT_RENDEZVOUS, BPT_ENTRY, BPT_SITE): how (displace.h), and the
+	 * scratch cell of its copy (DISPLACE_COPY).  BPT_ENTRY and BPT_SITE
+	 * prepare DISP at their first hit (DISP_READY). */
+	struct displaced disp;
+	uint64_t cell;
+	bool disp_ready;
+	struct bpt_call call; /* BPT_STUB, BPT_ENTRY, BPT_SITE, BPT_SYSCALL */
+	union {
+		struct bpt_stub stub;
+		struct bpt_entry entry;
+		struct bpt_site site;
+	};
 };
 
 /* Address -> struct breakpoint (each allocated on its own, so a pointer

@@ -104,7 +104,9 @@ static void drop_unwound(struct task *t, uint64_t ret, uint64_t ret_sp)
 /* The name "<... name resumed>" shows for B's call. */
 static const char *resumed_name(const struct breakpoint *b)
 {
-	return b->resumed ? b->resumed : b->label + b->label_callee;
+	if (b->kind == BPT_ENTRY && b->entry.resumed)
+		return b->entry.resumed;
+	return b->call.label + b->call.label_callee;
 }
 
 /* ---- --format: a call shown whole ---- */
@@ -126,8 +128,8 @@ static uint64_t got_target(const struct breakpoint *b, struct callsite *cs)
 	uint64_t target = 0;
 	if (b->kind != BPT_ENTRY && cs && cs->target)
 		return cs->target;
-	if (b->kind == BPT_ENTRY || !b->got || !cs ||
-	    memsrc_read(cs->mem, b->got, &target, sizeof(target)) !=
+	if (b->kind == BPT_ENTRY || !b->call.got || !cs ||
+	    memsrc_read(cs->mem, b->call.got, &target, sizeof(target)) !=
 		    sizeof(target))
 		return 0;
 	return target;
@@ -289,16 +291,16 @@ void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
 		return;
 	strbuf_reset(&sb_args);
 	if (structured) {
-		f->ct = calltext_entry_split(&limits, b->proto, cs, &sb_args,
-					     &spans);
+		f->ct = calltext_entry_split(&limits, b->call.proto, cs,
+					     &sb_args, &spans);
 		calltext_keep(f->ct, &sb_args, &spans);
 		f->target = got_target(b, cs);
 		return;
 	}
-	f->ct = calltext_entry(&limits, b->proto, cs, &sb_args);
+	f->ct = calltext_entry(&limits, b->call.proto, cs, &sb_args);
 	f->had_args = sb_args.len > 0;
 	struct output_call oc = out_call(t, t->nframes - 1);
-	output_call_entry(&oc, b->label, sb_args.s);
+	output_call_entry(&oc, b->call.label, sb_args.s);
 	if (t->nframes > CALLS_MAX_TEXTS) {
 		calltext_free(f->ct);
 		f->ct = NULL;
@@ -312,7 +314,7 @@ static void show_capped_return(struct task *t, size_t i, struct callsite *cs)
 {
 	const struct frame *f = &t->frames[i];
 	strbuf_reset(&sb_ret);
-	calltext_return_value(&limits, f->bpt->proto, cs, &sb_ret);
+	calltext_return_value(&limits, f->bpt->call.proto, cs, &sb_ret);
 	if (cs->error)
 		add_error(&sb_ret, cs->error);
 	struct output_call oc = out_call(t, i);
@@ -335,7 +337,8 @@ bool call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 		/* Its arguments were shown by the parent: only the return
 		 * value matters, so the state is built from the return. */
 		strbuf_reset(&sb_args);
-		f->ct = calltext_entry(&limits, f->bpt->proto, cs, &sb_args);
+		f->ct = calltext_entry(&limits, f->bpt->call.proto, cs,
+				       &sb_args);
 		f->had_args = false;
 	}
 	if (print && f->capped) {

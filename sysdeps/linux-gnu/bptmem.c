@@ -93,14 +93,20 @@ static void batch_push(struct batch *bt, struct breakpoint *b)
 	bt->v[bt->n++] = b;
 }
 
+/* The bytes of B's stub kept (struct bpt_stub), 0 if B is no stub's. */
+static size_t stub_len(const struct breakpoint *b)
+{
+	return b->kind == BPT_STUB ? b->stub.len : 0;
+}
+
 /* The end of the span the N breakpoints of V cover: a stub's whole
- * jump, since its bytes are kept (stub_tail). */
+ * jump, since its bytes are kept (struct bpt_stub). */
 static uint64_t run_end(struct breakpoint **v, size_t n)
 {
 	uint64_t hi = 0;
 	for (size_t i = 0; i < n; i++) {
-		uint64_t end = v[i]->addr + (v[i]->stub_len ? v[i]->stub_len :
-							      sizeof(bpt_insn));
+		size_t len = stub_len(v[i]);
+		uint64_t end = v[i]->addr + (len ? len : sizeof(bpt_insn));
 		hi = end > hi ? end : hi;
 	}
 	return hi;
@@ -120,9 +126,9 @@ static void insert_run(struct process *p, struct breakpoint **v, size_t n)
 	for (size_t i = 0; ok && i < n; i++) {
 		const uint8_t *at = buf + (v[i]->addr - lo);
 		memcpy(v[i]->orig, at, sizeof(bpt_insn));
-		if (v[i]->stub_len)
-			memcpy(v[i]->stub_tail, at + sizeof(bpt_insn),
-			       v[i]->stub_len - sizeof(bpt_insn));
+		if (stub_len(v[i]))
+			memcpy(v[i]->stub.tail, at + sizeof(bpt_insn),
+			       stub_len(v[i]) - sizeof(bpt_insn));
 	}
 	for (size_t i = 0; ok && i < n; i++)
 		memcpy(buf + (v[i]->addr - lo), bpt_insn, sizeof(bpt_insn));
@@ -193,10 +199,10 @@ static void add_stub(struct process *p, const struct library *l,
 		     const struct plt_entry *e, struct batch *bt)
 {
 	struct breakpoint *b = bpt_add(&p->bpts, e->addr + l->bias, BPT_STUB);
-	b->name = xstrdup(e->name);
-	b->label = make_label(l, e->name, &b->label_callee);
-	b->got = e->got + l->bias;
-	b->stub_len = e->len < BPT_STUB_MAX ? (uint8_t)e->len : BPT_STUB_MAX;
+	b->call.name = xstrdup(e->name);
+	b->call.label = make_label(l, e->name, &b->call.label_callee);
+	b->call.got = e->got + l->bias;
+	b->stub.len = e->len < BPT_STUB_MAX ? (uint8_t)e->len : BPT_STUB_MAX;
 	batch_push(bt, b);
 }
 
@@ -230,11 +236,11 @@ static void add_site(struct process *p, const struct library *l,
 		batch_push(bt, b);
 	}
 	const char *name = l->image.slots[s->slot].name;
-	b->name = xstrdup(name);
-	b->label = make_label(l, name, &b->label_callee);
-	b->got = l->image.slots[s->slot].got + l->bias;
-	b->site_len = s->len;
-	b->site_jump = s->jump;
+	b->call.name = xstrdup(name);
+	b->call.label = make_label(l, name, &b->call.label_callee);
+	b->call.got = l->image.slots[s->slot].got + l->bias;
+	b->site.len = s->len;
+	b->site.jump = s->jump;
 }
 
 /* Whether the filters select the calls through L's slot I, as they
@@ -490,11 +496,11 @@ static void restore_run(int procmem, struct breakpoint **v, size_t n)
 bool bptmem_stub_changed(const struct breakpoint *b, struct memsrc *m)
 {
 	uint8_t now[BPT_STUB_MAX];
-	size_t n = b->stub_len > sizeof(bpt_insn) ?
-			   b->stub_len - sizeof(bpt_insn) :
+	size_t n = b->stub.len > sizeof(bpt_insn) ?
+			   b->stub.len - sizeof(bpt_insn) :
 			   0;
 	return memsrc_read(m, b->addr + sizeof(bpt_insn), now, n) != n ||
-	       memcmp(now, b->stub_tail, n) != 0;
+	       memcmp(now, b->stub.tail, n) != 0;
 }
 
 void bptmem_lift(struct process *p, struct breakpoint *b)

@@ -140,7 +140,7 @@ struct slot_use {
 static void find_site(struct breakpoint *b, void *data)
 {
 	struct slot_use *u = data;
-	if (b->kind == BPT_SITE && b->got == u->got)
+	if (b->kind == BPT_SITE && b->call.got == u->got)
 		u->used = true;
 }
 
@@ -203,7 +203,7 @@ static int fill_function(struct process *p, struct fastrec *f, uint32_t i,
 		.plan = plan,
 		.bound = (uint32_t)fp->bound,
 		.flags = REC_FN_RETURNS |
-			 (replaces_image(b->name) ? REC_FN_DRAIN : 0),
+			 (replaces_image(b->call.name) ? REC_FN_DRAIN : 0),
 		.rplan = rn ? plan + n * sizeof(*ops) : 0,
 		.rbound = (uint32_t)rp->bound,
 	};
@@ -222,8 +222,8 @@ bool fast_binding(const struct task *t, const struct breakpoint *b,
 {
 	/* A function never handed over needs no mark: no scan of the
 	 * objects at each of its calls. */
-	return fastrec_enabled && !b->fast && !b->fast_refused &&
-	       b->kind == BPT_STUB && t->proc &&
+	return fastrec_enabled && b->kind == BPT_STUB && !b->stub.fast &&
+	       !b->stub.fast_refused && t->proc &&
 	       !bound_yet(process_mem(t->proc), b, target);
 }
 
@@ -231,20 +231,20 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 	       uint64_t target)
 {
 	struct process *p = process_mem(t->proc);
-	if (!fastrec_enabled || b->fast_refused || b->kind != BPT_STUB ||
-	    !b->got || t->proc->vfork_parent)
+	if (!fastrec_enabled || b->kind != BPT_STUB || b->stub.fast_refused ||
+	    !b->call.got || t->proc->vfork_parent)
 		return false;
 	if (!bound_yet(p, b, target) || in_call(p, b))
 		return false; /* lazy binding: the next call will tell */
 	struct fetch_plan fp, rp;
 	const char *why = NULL;
-	struct slot_use u = { b->got, false };
+	struct slot_use u = { b->call.got, false };
 	bpt_foreach(&p->bpts, find_site, &u);
-	if (never_recorded(b->name))
+	if (never_recorded(b->call.name))
 		why = "it returns twice";
 	else if (u.used)
 		why = "call sites use its GOT slot";
-	else if (plan_compile(b->proto, &limits, &fp, &rp, &why) < 0)
+	else if (plan_compile(b->call.proto, &limits, &fp, &rp, &why) < 0)
 		;
 	else if (!fastrec_mapped(p) &&
 		 (fastrec_of(p)->failed || setup(t, p->fast, regs)))
@@ -263,25 +263,25 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 		why = "its copies may not fit in a record";
 	if (why) {
 		debug_msg(DEBUG_GENERAL, "--fast: %s stays in ptrace mode: %s",
-			  b->name, why);
-		b->fast_refused = true;
+			  b->call.name, why);
+		b->stub.fast_refused = true;
 		return false;
 	}
 	struct fastrec *f = p->fast;
 	uint32_t i = f->nfunc;
 	uint64_t tramp = f->base + f->l.tramp + (uint64_t)i * REC_TRAMP_SIZE;
 	if (fill_function(p, f, i, b, &fp, &rp, target) ||
-	    mem_write(p->procmem, b->got, &tramp, sizeof(tramp))) {
-		b->fast_refused = true;
+	    mem_write(p->procmem, b->call.got, &tramp, sizeof(tramp))) {
+		b->stub.fast_refused = true;
 		return false;
 	}
 	f->stub[i] = b->addr;
-	f->got[i] = b->got;
+	f->got[i] = b->call.got;
 	f->target[i] = target;
 	f->nfunc++;
 	fastrec_stats.handed_over++;
 	bptmem_lift(p, b);
-	b->fast = true;
+	b->stub.fast = true;
 	fast_learn(t, regs);
 	arch_set_ip(regs, tramp);
 	(void)tracee_set_regs(t->tid, regs);

@@ -157,10 +157,10 @@ void fast_select(struct process *p, struct library *l,
 		if ((i && at[i] == at[i - 1]) || bpt_lookup(&p->bpts, at[i]))
 			continue;
 		struct breakpoint *b = bpt_add(&p->bpts, at[i], BPT_ENTRY);
-		b->name = xstrdup("_Unwind");
-		b->label = xstrdup(b->name);
-		b->resumed = xstrdup(b->name);
-		b->fast_unwind = true;
+		b->call.name = xstrdup("_Unwind");
+		b->call.label = xstrdup(b->call.name);
+		b->entry.resumed = xstrdup(b->call.name);
+		b->entry.fast_unwind = true;
 		add(b, ctx);
 	}
 }

@@ -32,8 +32,8 @@
 static void stub_back(struct process *p, struct breakpoint *b)
 {
 	unsigned char c[ARCH_BREAKPOINT_LEN];
-	b->fast = false;
-	b->fast_refused = true;
+	b->stub.fast = false;
+	b->stub.fast_refused = true;
 	if (b->inserted || fastrec_read(p->pid, b->addr, c, sizeof(c)) ||
 	    memcmp(c, b->orig, sizeof(c)) ||
 	    bptmem_write_bpt(p->procmem, b->addr))
@@ -57,7 +57,7 @@ void fastpoison_handback(struct process *p, const struct fastrec *f)
 	}
 	for (uint32_t i = 0; i < f->nfunc && i < FAST_NFUNC; i++) {
 		struct breakpoint *b = bpt_lookup(&p->bpts, f->stub[i]);
-		if (b && b->fast)
+		if (b && b->kind == BPT_STUB && b->stub.fast)
 			stub_back(p, b);
 	}
 }

@@ -150,7 +150,7 @@ static void on_stub(struct task *t, struct breakpoint *b, struct stop *s)
 {
 	uint64_t ret = 0;
 	uint64_t target = 0;
-	uint64_t pf[3 + ARCH_INT_ARGS] = { ret_word(&s->regs), b->got,
+	uint64_t pf[3 + ARCH_INT_ARGS] = { ret_word(&s->regs), b->call.got,
 					   b->addr + ARCH_BREAKPOINT_LEN };
 	unsigned n = 3 + arch_int_args(&s->regs, pf + 3);
 	mem_prefetch(pf, n);
@@ -163,7 +163,7 @@ static void on_stub(struct task *t, struct breakpoint *b, struct stop *s)
 		return;
 	}
 	if (!read_ret(s->cs.mem, &s->regs, &ret) ||
-	    memsrc_read(s->cs.mem, b->got, &target, sizeof(target)) !=
+	    memsrc_read(s->cs.mem, b->call.got, &target, sizeof(target)) !=
 		    sizeof(target)) {
 		/* Cannot emulate the jump: run the stub itself. */
 		retbp_step_in_place(t, b, &s->regs);
@@ -177,7 +177,7 @@ static void on_stub(struct task *t, struct breakpoint *b, struct stop *s)
 	/* Emulate the stub's jump through its GOT slot (and what it leaves
 	 * in registers for lazy binding: arch_stub_jump), past the entry
 	 * breakpoint of a function -x traces too: one line per call. */
-	arch_stub_jump(&s->regs, b->got, target);
+	arch_stub_jump(&s->regs, b->call.got, target);
 	retbp_jump(t, s->cs.mem, &s->regs, target);
 }
 
@@ -200,7 +200,7 @@ static void returned(struct task *t, long i, struct stop *s)
 	for (; i >= 0; i = call_tail_caller(t, (size_t)i, ret, sp)) {
 		const struct breakpoint *called = t->frames[i].bpt;
 		show_return(t, (size_t)i, s);
-		if (called->ifunc)
+		if (called->kind == BPT_ENTRY && called->entry.ifunc)
 			entry_ifunc_returned(process_mem(t->proc), called,
 					     arch_retval(&s->regs));
 	}
@@ -224,10 +224,10 @@ static bool same_call(const struct frame *f, const struct breakpoint *b,
 		      struct stop *s, uint64_t ret)
 {
 	uint64_t bound = 0;
-	return f && f->bpt->kind != BPT_ENTRY && f->bpt->got && f->ret == ret &&
-	       f->ret_sp == arch_sp_after_return(&s->regs) &&
-	       memsrc_read(s->cs.mem, f->bpt->got, &bound, sizeof(bound)) ==
-		       sizeof(bound) &&
+	return f && f->bpt->kind != BPT_ENTRY && f->bpt->call.got &&
+	       f->ret == ret && f->ret_sp == arch_sp_after_return(&s->regs) &&
+	       memsrc_read(s->cs.mem, f->bpt->call.got, &bound,
+			   sizeof(bound)) == sizeof(bound) &&
 	       bound == b->addr;
 }
 
@@ -238,12 +238,13 @@ static bool same_call(const struct frame *f, const struct breakpoint *b,
 static void on_entry(struct task *t, struct breakpoint *b, struct stop *s)
 {
 	struct process *p = process_mem(t->proc);
-	if (b->fast_unwind) {
+	if (b->entry.fast_unwind) {
 		fast_unwinding(t, s->cs.mem, &s->regs);
 		retbp_run_entry(t, s->cs.mem, &s->regs, b);
 		return;
 	}
-	long i = b->returns ? call_match(t, b->addr, arch_sp(&s->regs)) : -1;
+	long i = b->entry.returns ? call_match(t, b->addr, arch_sp(&s->regs)) :
+				    -1;
 	if (i >= 0) {
 		returned(t, i, s);
 		retbp_run_entry(t, s->cs.mem, &s->regs, b);
@@ -252,7 +253,7 @@ static void on_entry(struct task *t, struct breakpoint *b, struct stop *s)
 	const struct frame *top = t->nframes ? &t->frames[t->nframes - 1] :
 					       NULL;
 	uint64_t pf[2 + ARCH_INT_ARGS] = { ret_word(&s->regs),
-					   top ? top->bpt->got : 0 };
+					   top ? top->bpt->call.got : 0 };
 	mem_prefetch(pf, 2 + arch_int_args(&s->regs, pf + 2));
 	uint64_t ret = 0;
 	if (read_ret(s->cs.mem, &s->regs, &ret) && !same_call(top, b, s, ret) &&
@@ -274,12 +275,12 @@ static void on_entry(struct task *t, struct breakpoint *b, struct stop *s)
 static void site_entry(struct task *t, struct breakpoint *b, struct stop *s)
 {
 	struct arch_regs callee = s->regs;
-	uint64_t ret = b->addr + b->site_len;
-	arch_site_callee(&callee, b->site_jump, ret);
+	uint64_t ret = b->addr + b->site.len;
+	arch_site_callee(&callee, b->site.jump, ret);
 	uint64_t pf[1 + ARCH_INT_ARGS] = { ret_word(&callee) };
 	unsigned n = 1 + arch_int_args(&callee, pf + 1);
 	mem_prefetch(pf, n);
-	if (b->site_jump && !read_ret(s->cs.mem, &callee, &ret))
+	if (b->site.jump && !read_ret(s->cs.mem, &callee, &ret))
 		return; /* no return to wait for: run it untraced */
 	bptproto_resolve(t, b);
 	entered(t, b, s, &callee, ret);

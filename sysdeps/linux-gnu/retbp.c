@@ -78,7 +78,8 @@ void retbp_ensure(struct task *t, struct memsrc *m,
 	else if (b->kind == BPT_RETURN && !b->inserted)
 		retbp_arm(t, m, regs, b); /* lifted by retbp_lift_unneeded */
 	else if (b->kind == BPT_ENTRY)
-		b->returns = true; /* its hits may be returns: see loop.c */
+		b->entry.returns =
+			true; /* its hits may be returns: see loop.c */
 }
 
 bool retbp_recheck(struct task *t, struct memsrc *m,

@@ -65,12 +65,12 @@ static struct breakpoint *desc_new(const char *name)
 	struct breakpoint *b = xcalloc(1, sizeof(*b));
 	char label[64];
 	b->kind = BPT_SYSCALL;
-	b->name = xstrdup(name);
+	b->call.name = xstrdup(name);
 	snprintf(label, sizeof(label), "%s@SYS", name);
-	b->label = xstrdup(label);
+	b->call.label = xstrdup(label);
 	const struct protolib *pl = protoset_library(protos, "syscalls");
-	b->proto = pl ? protolib_lookup(pl, name) : NULL;
-	b->proto_done = true;
+	b->call.proto = pl ? protolib_lookup(pl, name) : NULL;
+	b->call.proto_done = true;
 	return b;
 }
 
@@ -168,8 +168,8 @@ static void desc_free(struct breakpoint *b)
 {
 	if (!b)
 		return;
-	free(b->name);
-	free(b->label);
+	free(b->call.name);
+	free(b->call.label);
 	free(b);
 }
 
