@@ -5,6 +5,13 @@
 
 #include "xmalloc.h"
 
+static const struct bpt_ops *const *kind_ops;
+
+void bpt_set_ops(const struct bpt_ops *const *by_kind)
+{
+	kind_ops = by_kind;
+}
+
 void bpt_table_init(struct bpt_table *t)
 {
 	memset(&t->map, 0, sizeof(t->map));
@@ -55,6 +62,7 @@ struct breakpoint *bpt_add(struct bpt_table *t, uint64_t addr,
 	struct breakpoint *b = xcalloc(1, sizeof(*b));
 	b->addr = addr;
 	b->kind = kind;
+	b->ops = kind_ops ? kind_ops[kind] : NULL;
 	hmap_get(&t->map, NULL, addr)->ptr = b;
 	return b;
 }

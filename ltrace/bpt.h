@@ -91,7 +91,22 @@ struct bpt_site {
 	bool jump;
 };
 
-struct bpt_ops;
+struct bpt_stop;
+
+/* The handlers of one kind, as upstream ltrace's struct bp_callbacks:
+ * the backend's event loop (sysdeps/linux-gnu/loop.c) gives one per kind
+ * to bpt_set_ops, and calls them through each breakpoint's OPS instead
+ * of telling the kinds apart itself.  S is the loop's stop context. */
+struct bpt_ops {
+	/* T stopped on B (inserted), its IP set back to B's address: show
+	 * what the hit means and set T's registers for it to go on. */
+	void (*hit)(struct task *t, struct breakpoint *b, struct bpt_stop *s);
+	/* A traced call that started at B returned, T's registers as the
+	 * return left them, after its line was shown; NULL if the kind has
+	 * nothing more to do then. */
+	void (*returned)(struct task *t, const struct breakpoint *b,
+			 struct bpt_stop *s);
+};
 
 /* A breakpoint: the head every kind has, then its kind's part. */
 struct breakpoint {
@@ -122,13 +137,17 @@ struct bpt_table {
 	struct hmap map;
 };
 
+/* The handlers of each kind (BY_KIND[kind], NULL for a kind never hit)
+ * that breakpoints added from now on point to; none before. */
+void bpt_set_ops(const struct bpt_ops *const *by_kind);
 void bpt_table_init(struct bpt_table *t);
 /* Frees every breakpoint; does not touch the tracee. */
 void bpt_table_destroy(struct bpt_table *t);
 /* Deep copy (for a forked child with -f). */
 void bpt_table_clone(struct bpt_table *dst, const struct bpt_table *src);
 struct breakpoint *bpt_lookup(const struct bpt_table *t, uint64_t addr);
-/* Add a new zeroed breakpoint at ADDR (which must not be present). */
+/* Add a new zeroed breakpoint of KIND at ADDR (which must not be
+ * present), with its kind's handlers (bpt_set_ops). */
 struct breakpoint *bpt_add(struct bpt_table *t, uint64_t addr,
 			   enum bpt_kind kind);
 /* Remove B from the table and free it; does not touch the tracee. */

@@ -51,7 +51,7 @@ static bool fast_on;	     /* --fast (fast.h) */
 
 /* ---- the stop context: registers, lazily the FP registers ---- */
 
-struct stop {
+struct bpt_stop {
 	struct callsite cs;
 	struct arch_regs regs;
 	struct arch_fpregs fp;
@@ -61,13 +61,13 @@ struct stop {
 
 static const void *stop_fpregs(struct callsite *cs)
 {
-	struct stop *s = (struct stop *)cs;
+	struct bpt_stop *s = (struct bpt_stop *)cs;
 	if (!s->fp_state)
 		s->fp_state = tracee_get_fpregs(s->tid, &s->fp) ? -1 : 1;
 	return s->fp_state > 0 ? &s->fp.f : NULL;
 }
 
-static void stop_init(struct stop *s, struct task *t, bool at_entry)
+static void stop_init(struct bpt_stop *s, struct task *t, bool at_entry)
 {
 	struct process *p = process_mem(t->proc);
 	s->cs.mem = mem_bind(p->pid, p->procmem);
@@ -107,7 +107,7 @@ static bool read_ret(struct memsrc *m, const struct arch_regs *regs,
  * it back for the next call that returns there.  A tail call leaves
  * the innermost call pending, unless its breakpoint was gone: its
  * return was lost then, as before the tail calls were told apart. */
-static void recheck_unwound(struct task *t, struct stop *s, uint64_t ret,
+static void recheck_unwound(struct task *t, struct bpt_stop *s, uint64_t ret,
 			    uint64_t ret_sp)
 {
 	if (call_tail(t, ret, ret_sp)) {
@@ -129,7 +129,7 @@ static void recheck_unwound(struct task *t, struct stop *s, uint64_t ret,
  * hooked, the innermost pending call if that one returns with the same
  * stack pointer.  Its return is then that call's, which the recorder
  * records: no breakpoint goes into the recorder's code. */
-static void entered(struct task *t, struct breakpoint *b, struct stop *s,
+static void entered(struct task *t, struct breakpoint *b, struct bpt_stop *s,
 		    struct arch_regs *callee, uint64_t ret)
 {
 	uint64_t sp = arch_sp_after_return(callee);
@@ -146,7 +146,7 @@ static void entered(struct task *t, struct breakpoint *b, struct stop *s,
 		retbp_ensure(t, s->cs.mem, &s->regs, ret);
 }
 
-static void on_stub(struct task *t, struct breakpoint *b, struct stop *s)
+static void on_stub(struct task *t, struct breakpoint *b, struct bpt_stop *s)
 {
 	uint64_t ret = 0;
 	uint64_t target = 0;
@@ -183,7 +183,7 @@ static void on_stub(struct task *t, struct breakpoint *b, struct stop *s)
 
 /* T's pending call I returned: its line, then with -w the stack it
  * returned into (ltrace shows it after the return line). */
-static void show_return(struct task *t, size_t i, struct stop *s)
+static void show_return(struct task *t, size_t i, struct bpt_stop *s)
 {
 	if (call_return(t, i, &s->cs, task_prints(t)) && opts->where)
 		unwind_show(t, &s->regs, s->cs.mem, opts->where);
@@ -193,20 +193,19 @@ static void show_return(struct task *t, size_t i, struct stop *s)
  * and so did the calls that tail-called it: each is shown, innermost
  * first.  An IFUNC resolver's return value is the implementation it
  * chose. */
-static void returned(struct task *t, long i, struct stop *s)
+static void returned(struct task *t, long i, struct bpt_stop *s)
 {
 	uint64_t ret = t->frames[i].ret, sp = t->frames[i].ret_sp;
 	s->cs.at_entry = false;
 	for (; i >= 0; i = call_tail_caller(t, (size_t)i, ret, sp)) {
 		const struct breakpoint *called = t->frames[i].bpt;
 		show_return(t, (size_t)i, s);
-		if (called->kind == BPT_ENTRY && called->entry.ifunc)
-			entry_ifunc_returned(process_mem(t->proc), called,
-					     arch_retval(&s->regs));
+		if (called->ops && called->ops->returned)
+			called->ops->returned(t, called, s);
 	}
 }
 
-static void on_return(struct task *t, struct breakpoint *b, struct stop *s)
+static void on_return(struct task *t, struct breakpoint *b, struct bpt_stop *s)
 {
 	long i = call_match(t, b->addr, arch_sp(&s->regs));
 	if (i >= 0)
@@ -221,7 +220,7 @@ static void on_return(struct task *t, struct breakpoint *b, struct stop *s)
  * slot now holds B's address: the stub jumped to lazy binding, which
  * bound the slot and came here.  The stub showed the call already. */
 static bool same_call(const struct frame *f, const struct breakpoint *b,
-		      struct stop *s, uint64_t ret)
+		      struct bpt_stop *s, uint64_t ret)
 {
 	uint64_t bound = 0;
 	return f && f->bpt->kind != BPT_ENTRY && f->bpt->call.got &&
@@ -235,7 +234,7 @@ static bool same_call(const struct frame *f, const struct breakpoint *b,
  * first instruction runs displaced.  The address may also be where a
  * traced call returns (RETURNS), and the call may have been shown by a
  * stub already (same_call). */
-static void on_entry(struct task *t, struct breakpoint *b, struct stop *s)
+static void on_entry(struct task *t, struct breakpoint *b, struct bpt_stop *s)
 {
 	struct process *p = process_mem(t->proc);
 	if (b->entry.fast_unwind) {
@@ -272,7 +271,7 @@ static void on_entry(struct task *t, struct breakpoint *b, struct stop *s)
  * runs the instruction displaced, so nothing is written.  A tail call
  * (a jump) returns where the caller's return address says, as a call
  * through a stub. */
-static void site_entry(struct task *t, struct breakpoint *b, struct stop *s)
+static void site_entry(struct task *t, struct breakpoint *b, struct bpt_stop *s)
 {
 	struct arch_regs callee = s->regs;
 	uint64_t ret = b->addr + b->site.len;
@@ -288,7 +287,7 @@ static void site_entry(struct task *t, struct breakpoint *b, struct stop *s)
 
 /* A site breakpoint: first the return of a call that returns onto it
  * (back-to-back calls), then the site's own call. */
-static void on_site(struct task *t, struct breakpoint *b, struct stop *s)
+static void on_site(struct task *t, struct breakpoint *b, struct bpt_stop *s)
 {
 	long i = call_match(t, b->addr, arch_sp(&s->regs));
 	if (i >= 0) {
@@ -303,6 +302,38 @@ static void on_site(struct task *t, struct breakpoint *b, struct stop *s)
 	retbp_run_displaced(t, b, &s->regs);
 }
 
+/* The return of a call that started at entry B: an IFUNC resolver's
+ * return value is the implementation it chose. */
+static void entry_returned(struct task *t, const struct breakpoint *b,
+			   struct bpt_stop *s)
+{
+	if (b->entry.ifunc)
+		entry_ifunc_returned(process_mem(t->proc), b,
+				     arch_retval(&s->regs));
+}
+
+static void on_rendezvous(struct task *t, struct breakpoint *b,
+			  struct bpt_stop *s)
+{
+	rtld_hit(t, b, &s->regs, s->cs.mem);
+}
+
+/* The kinds' handlers (bpt.h); BPT_SYSCALL's descriptors are in no
+ * table and never hit. */
+static const struct bpt_ops stub_ops = { .hit = on_stub };
+static const struct bpt_ops return_ops = { .hit = on_return };
+static const struct bpt_ops rendezvous_ops = { .hit = on_rendezvous };
+static const struct bpt_ops entry_ops = { .hit = on_entry,
+					  .returned = entry_returned };
+static const struct bpt_ops site_ops = { .hit = on_site };
+static const struct bpt_ops *const kind_ops[BPT_SYSCALL + 1] = {
+	[BPT_STUB] = &stub_ops,
+	[BPT_RETURN] = &return_ops,
+	[BPT_RENDEZVOUS] = &rendezvous_ops,
+	[BPT_ENTRY] = &entry_ops,
+	[BPT_SITE] = &site_ops,
+};
+
 /* A SIGTRAP stop: ours if the IP is where one of our breakpoints' trap
  * leaves it (ARCH_DECR_PC_AFTER_BREAK past it).  Where a thread can
  * also be there otherwise (retbp_ip_ambiguous: on x86_64 past a
@@ -313,7 +344,7 @@ static void on_site(struct task *t, struct breakpoint *b, struct stop *s)
  * only). */
 static bool on_trap(struct task *t)
 {
-	struct stop s;
+	struct bpt_stop s;
 	stop_init(&s, t, true);
 	if (tracee_get_regs(t->tid, &s.regs))
 		return true;
@@ -336,25 +367,7 @@ static bool on_trap(struct task *t)
 	if (retbp_ip_ambiguous(b) && !tracee_trapped(t->tid))
 		return false;
 	arch_set_ip(&s.regs, at);
-	switch (b->kind) {
-	case BPT_STUB:
-		on_stub(t, b, &s);
-		break;
-	case BPT_RETURN:
-		on_return(t, b, &s);
-		break;
-	case BPT_RENDEZVOUS:
-		rtld_hit(t, b, &s.regs, s.cs.mem);
-		break;
-	case BPT_ENTRY:
-		on_entry(t, b, &s);
-		break;
-	case BPT_SITE:
-		on_site(t, b, &s);
-		break;
-	case BPT_SYSCALL: /* in no table */
-		break;
-	}
+	b->ops->hit(t, b, &s);
 	return true;
 }
 
@@ -567,6 +580,7 @@ static void dispatch(pid_t tid, const struct tracee_event *ev)
 void backend_init(const struct options *o, struct protoset *ps)
 {
 	opts = o;
+	bpt_set_ops(kind_ops);
 	bptmem_init(o);
 	fast_on = fast_init(o);
 	dwarf = dwarf_protos_new();
