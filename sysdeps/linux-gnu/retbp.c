@@ -215,7 +215,7 @@ void retbp_jump(struct task *t, struct memsrc *m, struct arch_regs *regs,
 
 bool retbp_ip_ambiguous(const struct breakpoint *b)
 {
-	return ARCH_DECR_PC_AFTER_BREAK == 0 ||
+	return ARCH_DECR_PC_AFTER_BREAK != 0 &&
 	       b->disp.insn_len == ARCH_DECR_PC_AFTER_BREAK;
 }
 

@@ -128,6 +128,12 @@ static inline void arch_stub_jump(struct arch_regs *a, uint64_t got,
 	a->r.regs[ARCH_IP1] = target;
 }
 
+/* "yield". */
+static inline void arch_spin_pause(void)
+{
+	__asm__ __volatile__("yield");
+}
+
 /* x0-x7. */
 #define ARCH_INT_ARGS 8
 

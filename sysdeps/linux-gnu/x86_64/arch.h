@@ -142,6 +142,12 @@ static inline void arch_stub_jump(struct arch_regs *a, uint64_t got,
 	(void)target;
 }
 
+/* One turn of a busy-wait loop (warm.c): "pause". */
+static inline void arch_spin_pause(void)
+{
+	__builtin_ia32_pause();
+}
+
 /* The integer argument registers, for prefetching what they point at:
  * arch_int_args fills ARCH_INT_ARGS values and returns that count. */
 #define ARCH_INT_ARGS 6
