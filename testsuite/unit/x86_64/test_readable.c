@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "../check.h"
 #include "readable.h"
 #include "recorder/reclayout.h"
 #include "recorder/ring.h"

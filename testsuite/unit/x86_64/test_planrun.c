@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "../check.h"
 #include "recorder/planrun.h"
 
 #define BASE 0x10000ULL

@@ -10,7 +10,7 @@
  * Exit 0 on success, 1 with one stderr line per failed check, 77 when
  * cc is missing. */
 #include "elfscan.h"
-#include "check.h"
+#include "../check.h"
 
 #include <errno.h>
 #include <fcntl.h>

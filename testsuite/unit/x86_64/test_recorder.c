@@ -25,7 +25,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "../check.h"
 #include "readable.h"
 #include "recorder/plan.h"
 #include "recorder/planrun.h"

@@ -16,7 +16,7 @@
 
 #include "callsite.h"
 #include "calltext.h"
-#include "check.h"
+#include "../check.h"
 #include "conf.h"
 #include "lens.h"
 #include "memsrc.h"

@@ -10,9 +10,9 @@
  *
  * Exit 0 on success, 1 with one stderr line per failed check, 77 when
  * cc is missing. */
-#include "../../sysdeps/linux-gnu/plt_arch.h"
+#include "plt_arch.h"
 #include "arch.h"
-#include "check.h"
+#include "../check.h"
 
 #include <ctype.h>
 #include <fcntl.h>

@@ -28,7 +28,7 @@
 
 #include <Zydis/Zydis.h>
 
-#include "check.h"
+#include "../check.h"
 #include "displace.h"
 
 static uint64_t get_le(const uint8_t *p, unsigned n)

@@ -1,0 +1,16 @@
+/* The aarch64 data model (AAPCS64 and its Linux LP64 data model, 5.1
+ * "Fundamental Data Types" and 10.1 "Arithmetic Types"), for
+ * ltrace/abi.h.  long double is IEEE 754 binary128: 16 bytes, 16-aligned,
+ * all of them significant. */
+#include "abi.h"
+
+const struct abi_scalar abi_scalars[TYPE_NKINDS] = {
+	[TYPE_VOID] = { 0, 1 },	     [TYPE_CHAR] = { 1, 1 },
+	[TYPE_SHORT] = { 2, 2 },     [TYPE_USHORT] = { 2, 2 },
+	[TYPE_INT] = { 4, 4 },	     [TYPE_UINT] = { 4, 4 },
+	[TYPE_LONG] = { 8, 8 },	     [TYPE_ULONG] = { 8, 8 },
+	[TYPE_LLONG] = { 8, 8 },     [TYPE_ULLONG] = { 8, 8 },
+	[TYPE_FLOAT] = { 4, 4 },     [TYPE_DOUBLE] = { 8, 8 },
+	[TYPE_POINTER] = { 8, 8 },   [TYPE_PACK] = { 8, 8 },
+	[TYPE_LDOUBLE] = { 16, 16 }, /* binary128 */
+};
