@@ -2,7 +2,7 @@
  * lex.c, protolib.c, type.c, expr.c) on any bytes, then every prototype it
  * built formatted (ltrace/calltext.c, lenses/, the architecture's fetch) at a
  * fake entry and return stop.  The fake tracee's memory is the input
- * itself at FAKE_BASE, and every argument register, the stack slots and the
+ * itself at FAKE_BASE, and every argument register, the stack words and the
  * return value point into it or at its words, so the lenses read the
  * text as strings, arrays, structs and formats.  Diagnostics go to
  * stderr (libFuzzer's -close_fd_mask=2 silences them). */

@@ -115,10 +115,10 @@ static size_t src_read(struct memsrc *m, uint64_t addr, void *buf, size_t len)
 
 static struct memsrc src = { .read = src_read };
 
-struct memsrc *mem_bind(pid_t pid, int memfd)
+struct memsrc *mem_bind(pid_t pid, int procmem)
 {
 	(void)pid;
-	(void)memfd;
+	(void)procmem;
 	return &src;
 }
 
@@ -132,9 +132,9 @@ void mem_prefetch(const uint64_t *addrs, size_t n)
 	(void)n;
 }
 
-int mem_write(int memfd, uint64_t addr, const void *buf, size_t len)
+int mem_write(int procmem, uint64_t addr, const void *buf, size_t len)
 {
-	(void)memfd;
+	(void)procmem;
 	if (inside(addr, len) != len)
 		return -EIO;
 	memcpy(fm.bytes + (addr - fm.base), buf, len);

@@ -135,13 +135,13 @@ static uint64_t stub_of(size_t i)
 /* Function I's stub breakpoint, with its prototype (none past NPROTO). */
 static void add_stub(struct process *p, size_t i)
 {
-	struct breakpoint *b = bpt_add(&p->bpts, stub_of(i), BPT_PLT);
+	struct breakpoint *b = bpt_add(&p->bpts, stub_of(i), BPT_STUB);
 	const char *name = i < NPROTO ? names[i] : "noproto";
-	b->name = xstrdup(name);
-	b->label = xstrdup(name);
-	b->proto = i < NPROTO ? protolib_lookup(protos, name) : NULL;
-	b->proto_done = true;
-	b->fast = true;
+	b->call.name = xstrdup(name);
+	b->call.label = xstrdup(name);
+	b->call.proto = i < NPROTO ? protolib_lookup(protos, name) : NULL;
+	b->call.proto_done = true;
+	b->stub.fast = true;
 }
 
 /* The process, its two threads, and its recorder F mapped at REGION
@@ -173,9 +173,9 @@ static struct process *make_process(uint64_t ring, uint64_t tail,
 }
 
 /* The region as the tracer first finds it: the shared part's head and
- * tail, then IMAGE from the ring's data on. */
+ * tail, then DATA from the ring's data on. */
 static void fill_region(const struct head *h, uint64_t ring,
-			const uint8_t *image, size_t len)
+			const uint8_t *data, size_t len)
 {
 	fakemem_init(REGION, DATA_AT + ring + STACK_BYTES);
 	uint8_t *m = fakemem_bytes();
@@ -186,7 +186,7 @@ static void fill_region(const struct head *h, uint64_t ring,
 	memcpy(m + offsetof(struct rec_shared, tail), &h->tail,
 	       sizeof(h->tail));
 	size_t room = ring + STACK_BYTES;
-	memcpy(m + DATA_AT, image, len < room ? len : room);
+	memcpy(m + DATA_AT, data, len < room ? len : room);
 }
 
 /* Where OP_SYNC's record is: in the ring's data or the stack after it,

@@ -1,5 +1,5 @@
 /* libFuzzer target: the ELF reader, on any file.  The input is written
- * to a memfd and read through /proc/self/fd/N with what the tracer runs
+ * to a procmem and read through /proc/self/fd/N with what the tracer runs
  * on a program at exec and on a library at dlopen: the image (segments,
  * stubs, slots), the call sites when it has slots, the exports and,
  * for -x, the functions.  Every result is walked, so that a bad pointer
@@ -18,7 +18,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* A memfd holding DATA, its path in PATH; -1 if it cannot be made. */
+/* A procmem holding DATA, its path in PATH; -1 if it cannot be made. */
 static int data_file(const uint8_t *data, size_t size, char *path, size_t len)
 {
 	int fd = memfd_create("fuzz-elf", MFD_CLOEXEC);

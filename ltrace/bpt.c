@@ -5,6 +5,13 @@
 
 #include "xmalloc.h"
 
+static const struct bpt_ops *const *kind_ops;
+
+void bpt_set_ops(const struct bpt_ops *const *by_kind)
+{
+	kind_ops = by_kind;
+}
+
 void bpt_table_init(struct bpt_table *t)
 {
 	memset(&t->map, 0, sizeof(t->map));
@@ -12,9 +19,10 @@ void bpt_table_init(struct bpt_table *t)
 
 static void free_breakpoint(struct breakpoint *b)
 {
-	free(b->name);
-	free(b->label);
-	free(b->resumed);
+	free(b->call.name);
+	free(b->call.label);
+	if (b->kind == BPT_ENTRY)
+		free(b->entry.resumed);
 	free(b);
 }
 
@@ -32,12 +40,12 @@ void bpt_table_clone(struct bpt_table *dst, const struct bpt_table *src)
 		const struct breakpoint *sb = e->ptr;
 		struct breakpoint *b = xmalloc(sizeof(*b));
 		*b = *sb;
-		if (sb->name)
-			b->name = xstrdup(sb->name);
-		if (sb->label)
-			b->label = xstrdup(sb->label);
-		if (sb->resumed)
-			b->resumed = xstrdup(sb->resumed);
+		if (sb->call.name)
+			b->call.name = xstrdup(sb->call.name);
+		if (sb->call.label)
+			b->call.label = xstrdup(sb->call.label);
+		if (sb->kind == BPT_ENTRY && sb->entry.resumed)
+			b->entry.resumed = xstrdup(sb->entry.resumed);
 		e->ptr = b;
 	}
 }
@@ -54,6 +62,7 @@ struct breakpoint *bpt_add(struct bpt_table *t, uint64_t addr,
 	struct breakpoint *b = xcalloc(1, sizeof(*b));
 	b->addr = addr;
 	b->kind = kind;
+	b->ops = kind_ops ? kind_ops[kind] : NULL;
 	hmap_get(&t->map, NULL, addr)->ptr = b;
 	return b;
 }

@@ -104,7 +104,9 @@ static void drop_unwound(struct task *t, uint64_t ret, uint64_t ret_sp)
 /* The name "<... name resumed>" shows for B's call. */
 static const char *resumed_name(const struct breakpoint *b)
 {
-	return b->resumed ? b->resumed : b->label + b->label_callee;
+	if (b->kind == BPT_ENTRY && b->entry.resumed)
+		return b->entry.resumed;
+	return b->call.label + b->call.label_callee;
 }
 
 /* ---- --format: a call shown whole ---- */
@@ -126,8 +128,8 @@ static uint64_t got_target(const struct breakpoint *b, struct callsite *cs)
 	uint64_t target = 0;
 	if (b->kind != BPT_ENTRY && cs && cs->target)
 		return cs->target;
-	if (b->kind == BPT_ENTRY || !b->got || !cs ||
-	    memsrc_read(cs->mem, b->got, &target, sizeof(target)) !=
+	if (b->kind == BPT_ENTRY || !b->call.got || !cs ||
+	    memsrc_read(cs->mem, b->call.got, &target, sizeof(target)) !=
 		    sizeof(target))
 		return 0;
 	return target;
@@ -140,7 +142,7 @@ static uint64_t got_target(const struct breakpoint *b, struct callsite *cs)
 static const char *callee_object(const struct task *t, const struct frame *f,
 				 struct callsite *cs)
 {
-	const struct breakpoint *b = f->plt;
+	const struct breakpoint *b = f->bpt;
 	if (b->kind == BPT_ENTRY)
 		return object_at(t, b->addr);
 	const char *o = f->target ? object_at(t, f->target) : NULL;
@@ -195,7 +197,7 @@ static void show_whole(struct task *t, size_t i, struct callsite *cs,
 		.end = output_now(),
 		.caller = object_at(t, f->ret),
 		.library = callee_object(t, f, cs),
-		.function = resumed_name(f->plt),
+		.function = resumed_name(f->bpt),
 		.args = sb_args.s ? sb_args.s : "",
 		.spans = spans.at,
 		.nargs = spans.n,
@@ -282,23 +284,23 @@ void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
 	drop_unwound(t, ret, ret_sp);
 	make_room(t, print);
 	struct frame *f = task_push_frame(t, ret, ret_sp);
-	f->plt = b;
+	f->bpt = b;
 	f->id = ++next_id;
 	f->t_entry = output_now();
 	if (!print || summary)
 		return;
 	strbuf_reset(&sb_args);
 	if (structured) {
-		f->ct = calltext_entry_split(&limits, b->proto, cs, &sb_args,
-					     &spans);
+		f->ct = calltext_entry_split(&limits, b->call.proto, cs,
+					     &sb_args, &spans);
 		calltext_keep(f->ct, &sb_args, &spans);
 		f->target = got_target(b, cs);
 		return;
 	}
-	f->ct = calltext_entry(&limits, b->proto, cs, &sb_args);
+	f->ct = calltext_entry(&limits, b->call.proto, cs, &sb_args);
 	f->had_args = sb_args.len > 0;
 	struct output_call oc = out_call(t, t->nframes - 1);
-	output_call_entry(&oc, b->label, sb_args.s);
+	output_call_entry(&oc, b->call.label, sb_args.s);
 	if (t->nframes > CALLS_MAX_TEXTS) {
 		calltext_free(f->ct);
 		f->ct = NULL;
@@ -312,11 +314,11 @@ static void show_capped_return(struct task *t, size_t i, struct callsite *cs)
 {
 	const struct frame *f = &t->frames[i];
 	strbuf_reset(&sb_ret);
-	calltext_return_value(&limits, f->plt->proto, cs, &sb_ret);
+	calltext_return_value(&limits, f->bpt->call.proto, cs, &sb_ret);
 	if (cs->error)
 		add_error(&sb_ret, cs->error);
 	struct output_call oc = out_call(t, i);
-	output_call_return(&oc, resumed_name(f->plt), f->had_args, "",
+	output_call_return(&oc, resumed_name(f->bpt), f->had_args, "",
 			   sb_ret.s);
 }
 
@@ -326,7 +328,7 @@ bool call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 	struct frame *f = &t->frames[i];
 	bool shown = false;
 	if (print && summary) {
-		summary_account(resumed_name(f->plt),
+		summary_account(resumed_name(f->bpt),
 				output_now() - f->t_entry);
 		task_pop_frames(t, i);
 		return false;
@@ -335,7 +337,8 @@ bool call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 		/* Its arguments were shown by the parent: only the return
 		 * value matters, so the state is built from the return. */
 		strbuf_reset(&sb_args);
-		f->ct = calltext_entry(&limits, f->plt->proto, cs, &sb_args);
+		f->ct = calltext_entry(&limits, f->bpt->call.proto, cs,
+				       &sb_args);
 		f->had_args = false;
 	}
 	if (print && f->capped) {
@@ -352,7 +355,7 @@ bool call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 		if (cs->error)
 			add_error(&sb_ret, cs->error);
 		struct output_call oc = out_call(t, i);
-		output_call_return(&oc, resumed_name(f->plt), f->had_args,
+		output_call_return(&oc, resumed_name(f->bpt), f->had_args,
 				   sb_more.s, sb_ret.s);
 		shown = true;
 	}
@@ -379,12 +382,12 @@ void call_inherit(struct task *child, const struct task *parent,
 {
 	for (size_t i = 0; i < parent->nframes; i++) {
 		const struct frame *pf = &parent->frames[i];
-		const struct breakpoint *b = bpt_lookup(bpts, pf->plt->addr);
+		const struct breakpoint *b = bpt_lookup(bpts, pf->bpt->addr);
 		if (!b)
 			continue;
 		struct frame *f = task_push_frame(child, pf->ret, pf->ret_sp);
 		*f = *pf; /* the index's links too: made anew below */
-		f->plt = b;
+		f->bpt = b;
 		f->ct = NULL;
 		f->inherited = true;
 		f->id = ++next_id;
@@ -403,7 +406,7 @@ void call_forget_range(struct task *t, uint64_t lo, uint64_t hi)
 	for (size_t i = 0; i < t->nframes; i++) {
 		struct frame *f = &t->frames[i];
 		if (in_range(f->ret, lo, hi) ||
-		    in_range(f->plt->addr, lo, hi)) {
+		    in_range(f->bpt->addr, lo, hi)) {
 			show_noreturn(t, i);
 			if (f->ct)
 				calltext_free(f->ct);

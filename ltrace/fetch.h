@@ -4,7 +4,7 @@
  * fetch_begin snapshots the registers of the entry stop, so arguments can
  * be fetched again at the return stop (out-parameters, parameter packs
  * printed at return) from the values they had at entry; memory (stack
- * slots, pointees) is read through whatever memsrc the caller passes, at
+ * words, pointees) is read through whatever memsrc the caller passes, at
  * the time of the call. */
 #ifndef LTRACE_FETCH_H
 #define LTRACE_FETCH_H

@@ -3,7 +3,7 @@
  * pointer: a scan of the stack took time in proportion to its depth at
  * every return, and a program that never returns makes it as deep as it
  * likes.  The index hashes (return address, stack pointer) into one
- * bucket per frame slot; each bucket chains its frames innermost first
+ * bucket per frame; each bucket chains its frames innermost first
  * (struct frame's BELOW), so that pushing and popping the top, and
  * finding the innermost frame of a key, take a few steps whatever the
  * depth.  The hash is keyed by a random seed: the keys are the traced

@@ -25,10 +25,10 @@ static uint64_t hash_of(const char *s, uint64_t u)
 	return s ? hash_str(s) : hash_u64(u);
 }
 
-/* The slot of the entry with this key and hash H, or the empty slot
+/* The bucket of the entry with this key and hash H, or the empty bucket
  * where it would go. */
-static struct hent *hmap_slot(const struct hmap *m, const char *s, uint64_t u,
-			      uint64_t h)
+static struct hent *hmap_bucket(const struct hmap *m, const char *s, uint64_t u,
+				uint64_t h)
 {
 	size_t i = (uint32_t)h & (m->cap - 1);
 	while (m->tab[i].used) {
@@ -42,8 +42,8 @@ static struct hent *hmap_slot(const struct hmap *m, const char *s, uint64_t u,
 }
 
 /* Keys are unique: an entry moving to a new table only needs a free
- * slot, found from the stored hash (homes use its low 32 bits, so a
- * table of more than 2^32 slots would only probe further). */
+ * bucket, found from the stored hash (homes use its low 32 bits, so a
+ * table of more than 2^32 buckets would only probe further). */
 static void hmap_grow(struct hmap *m)
 {
 	struct hmap old = *m;
@@ -79,7 +79,7 @@ struct hent *hmap_find(const struct hmap *m, const char *s, uint64_t u)
 		return NULL;
 	if (!s)
 		return find_u64(m, u);
-	struct hent *e = hmap_slot(m, s, u, hash_of(s, u));
+	struct hent *e = hmap_bucket(m, s, u, hash_of(s, u));
 	return e->used ? e : NULL;
 }
 
@@ -89,7 +89,7 @@ struct hent *hmap_get(struct hmap *m, const char *s, uint64_t u)
 	if ((m->n + 1) * 4 > m->cap * 3)
 		hmap_grow(m);
 	uint64_t h = hash_of(s, u);
-	struct hent *e = hmap_slot(m, s, u, h);
+	struct hent *e = hmap_bucket(m, s, u, h);
 	if (!e->used) {
 		*e = (struct hent){
 			.skey = s, .ukey = u, .used = true, .hash = (uint32_t)h
@@ -100,7 +100,7 @@ struct hent *hmap_get(struct hmap *m, const char *s, uint64_t u)
 }
 
 /* Backward-shift deletion: each entry of the cluster after the hole moves
- * into it unless its home slot lies cyclically after the hole (it would
+ * into it unless its home bucket lies cyclically after the hole (it would
  * no longer be found). */
 void hmap_remove(struct hmap *m, struct hent *e)
 {

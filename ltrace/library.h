@@ -7,7 +7,7 @@
  * A process owns its list (process->libs), in load order: the program
  * first, then the libraries in the order of the dynamic linker's r_map
  * (DT_NEEDED breadth first, the dynamic linker itself, then dlopen'd
- * ones).  The backend fills it (sysdeps/linux-gnu/image.c for the
+ * ones).  The backend fills it (sysdeps/linux-gnu/bptmem.c for the
  * program, rtld.c for the libraries) and removes a library at its
  * dlclose. */
 #ifndef LTRACE_LIBRARY_H

@@ -18,23 +18,23 @@ struct process *process_new(pid_t pid)
 {
 	struct process *p = xcalloc(1, sizeof(*p));
 	p->pid = pid;
-	p->memfd = -1;
+	p->procmem = -1;
 	bpt_table_init(&p->bpts);
 	p->next = processes;
 	processes = p;
 	return p;
 }
 
-void process_reset_image(struct process *p)
+void process_reset_exec(struct process *p)
 {
 	library_clear(p);
 	p->r_debug = 0;
 	p->r_brk = 0;
 	bpt_table_destroy(&p->bpts);
 	bpt_table_init(&p->bpts);
-	if (p->memfd >= 0)
-		close(p->memfd);
-	p->memfd = -1;
+	if (p->procmem >= 0)
+		close(p->procmem);
+	p->procmem = -1;
 	free(p->scratch);
 	p->scratch = NULL;
 	free(p->fast);
@@ -54,7 +54,7 @@ void process_free(struct process *p)
 	for (struct process *q = processes; q; q = q->next)
 		if (q->vfork_parent == p)
 			q->vfork_parent = NULL;
-	process_reset_image(p);
+	process_reset_exec(p);
 	free(p);
 }
 

@@ -14,7 +14,7 @@
 #include "forward.h"
 
 /* A region of scratch memory mapped into the tracee for displaced
- * instructions, handed out in DISPLACE_SLOT_SIZE slots. */
+ * instructions, handed out in DISPLACE_CELL_SIZE cells. */
 struct scratch {
 	uint64_t base;
 	size_t size;
@@ -22,8 +22,8 @@ struct scratch {
 };
 
 struct process {
-	pid_t pid; /* thread group id */
-	int memfd; /* /proc/PID/mem, read-write */
+	pid_t pid;   /* thread group id */
+	int procmem; /* /proc/PID/mem, read-write */
 	int ntasks;
 	bool silent; /* calls are serviced, not printed */
 	/* A vfork child runs in its parent's memory: it uses the parent's
@@ -44,7 +44,7 @@ struct process {
 	 * scratch region exists; 0 before. */
 	uint64_t syscall_insn;
 	/* --fast: the recorder (sysdeps/linux-gnu/fastrec.h), one allocation,
-	 * freed with the image; NULL without one. */
+	 * freed at an exec or the end; NULL without one. */
 	struct fastrec *fast;
 	struct process *next;
 };
@@ -58,7 +58,7 @@ struct frame {
 	/* The index's chain: 1 + the index of the next frame out in this
 	 * frame's bucket, 0 if none (frames.c). */
 	uint32_t below;
-	const struct breakpoint *plt;
+	const struct breakpoint *bpt; /* the breakpoint the call came through */
 	struct calltext *ct;
 	unsigned long id; /* identifies the entry line for the output */
 	uint64_t t_entry; /* output_now() at the entry stop (-T, -c) */
@@ -112,11 +112,11 @@ static inline struct process *process_mem(struct process *p)
 	return p->vfork_parent ? p->vfork_parent : p;
 }
 struct process *process_first(void);
-/* Forget everything P knew of its image, for a new one after an exec:
+/* Forget everything P knew of its program, for the one an exec brings:
  * the loaded objects, the rendezvous, the breakpoints, /proc/PID/mem (now
- * closed, memfd -1) and the scratch pages.  Changes nothing in the
+ * closed, procmem -1) and the scratch pages.  Changes nothing in the
  * tracee. */
-void process_reset_image(struct process *p);
+void process_reset_exec(struct process *p);
 
 struct task *task_new(pid_t tid, struct process *p);
 void task_free(struct task *t);

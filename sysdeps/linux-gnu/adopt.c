@@ -6,7 +6,7 @@
 #include "bpt.h"
 #include "calls.h"
 #include "fast.h"
-#include "image.h"
+#include "bptmem.h"
 #include "library.h"
 #include "mem.h"
 #include "options.h"
@@ -32,15 +32,15 @@ static struct task *claim(struct task *orphan, pid_t tid, struct process *p)
 static struct process *fork_process(struct process *pp, pid_t child)
 {
 	struct process *np = process_new(child);
-	np->memfd = tracee_open_memfd(child);
+	np->procmem = tracee_open_procmem(child);
 	bpt_table_destroy(&np->bpts);
 	bpt_table_clone(&np->bpts, &pp->bpts);
 	library_clone_all(np, pp);
 	np->r_debug = pp->r_debug;
 	np->r_brk = pp->r_brk;
 	scratch_inherit(np, pp);
-	if (np->memfd >= 0)
-		image_restore_bytes(&np->bpts, np->memfd, IMAGE_LIFTED);
+	if (np->procmem >= 0)
+		bptmem_restore_bytes(&np->bpts, np->procmem, BPTMEM_LIFTED);
 	return np;
 }
 
@@ -145,20 +145,20 @@ void adopt_exec(struct task *t, const struct options *o)
 	call_abandon(t, 0);
 	if (task_prints(t))
 		output_exec(p->pid, t->tid);
-	process_reset_image(p);
+	process_reset_exec(p);
 	mem_reset();
-	image_setup(t);
+	bptmem_setup(t);
 	rtld_setup_exec(t);
 	tracee_resume(t, 0);
 }
 
 void adopt_release_fork_child(pid_t pid, struct process *parent)
 {
-	int fd = tracee_open_memfd(pid);
+	int fd = tracee_open_procmem(pid);
 	if (fd >= 0) {
 		fast_release_child(fd, pid, parent);
-		image_restore_bytes(&parent->bpts, fd,
-				    IMAGE_INSERTED | IMAGE_LIFTED);
+		bptmem_restore_bytes(&parent->bpts, fd,
+				     BPTMEM_INSERTED | BPTMEM_LIFTED);
 		close(fd);
 	}
 	tracee_detach(pid, 0);

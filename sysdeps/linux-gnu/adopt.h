@@ -1,5 +1,5 @@
 /* Taking in what a traced task brings: a new thread, a vfork or fork
- * child (followed with -f, let go without), and a new image after an
+ * child (followed with -f, let go without), and a new program after an
  * exec. */
 #ifndef LTRACE_ADOPT_H
 #define LTRACE_ADOPT_H
@@ -14,8 +14,8 @@
  * has stopped already.  The caller resumes PARENT. */
 void adopt_child(struct task *parent, enum tracee_event_kind how,
 		 const struct options *o);
-/* T is stopped at TRACEE_EXEC: forget the old image, print the exec
- * line, set up the new image and resume T; or let T go if it is a vfork
+/* T is stopped at TRACEE_EXEC: forget the old program, print the exec
+ * line, set up the new program and resume T; or let T go if it is a vfork
  * child that is not followed. */
 void adopt_exec(struct task *t, const struct options *o);
 /* A fork child PID that is not followed, stopped, with PARENT's

@@ -58,11 +58,11 @@ static const struct prototype *lookup_entry(struct process *p,
 	while (l && !library_contains(l, b->addr))
 		l = l->next;
 	const struct prototype *pr =
-		l ? protoset_lookup_own(protos, b->name, l->soname) : NULL;
+		l ? protoset_lookup_own(protos, b->call.name, l->soname) : NULL;
 	if (!pr && l)
 		pr = dwarf_lookup_at(dwarf, l->path, b->addr - l->bias,
-				     b->name);
-	return pr ? pr : lookup_in(p, b->name);
+				     b->call.name);
+	return pr ? pr : lookup_in(p, b->call.name);
 }
 
 /* Looked up at the first call: the objects the function may come from
@@ -71,10 +71,11 @@ static const struct prototype *lookup_entry(struct process *p,
 const struct prototype *bptproto_resolve(struct task *t, struct breakpoint *b)
 {
 	struct process *p = process_mem(t->proc);
-	if (!b->proto_done) {
-		b->proto = b->kind == BPT_ENTRY ? lookup_entry(p, b) :
-						  lookup_in(p, b->name);
-		b->proto_done = true;
+	if (!b->call.proto_done) {
+		b->call.proto = b->kind == BPT_ENTRY ?
+					lookup_entry(p, b) :
+					lookup_in(p, b->call.name);
+		b->call.proto_done = true;
 	}
-	return b->proto;
+	return b->call.proto;
 }

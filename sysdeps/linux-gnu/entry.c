@@ -9,6 +9,7 @@
 #include "bpt.h"
 #include "demangle.h"
 #include "elfscan.h"
+#include "bptmem.h"
 #include "library.h"
 #include "mem.h"
 #include "memsrc.h"
@@ -56,10 +57,10 @@ static struct breakpoint *add_entry(struct process *p, const struct library *l,
 {
 	struct breakpoint *b = bpt_add(&p->bpts, addr, BPT_ENTRY);
 	char *dem = demangling ? demangle(sym) : NULL;
-	b->name = xstrdup(sym);
-	b->resumed = concat(dem ? dem : sym, suffix, "");
-	b->label = l->is_main ? xstrdup(b->resumed) :
-				concat(b->resumed, "@", l->soname);
+	b->call.name = xstrdup(sym);
+	b->entry.resumed = concat(dem ? dem : sym, suffix, "");
+	b->call.label = l->is_main ? xstrdup(b->entry.resumed) :
+				     concat(b->entry.resumed, "@", l->soname);
 	free(dem);
 	return b;
 }
@@ -67,9 +68,9 @@ static struct breakpoint *add_entry(struct process *p, const struct library *l,
 /* Insert B alone (a resolver's choice: a few per process). */
 static void insert_one(struct process *p, struct breakpoint *b)
 {
-	static const uint8_t int3 = ARCH_BREAKPOINT;
-	b->inserted = pread(p->memfd, &b->orig, 1, (off_t)b->addr) == 1 &&
-		      mem_write(p->memfd, b->addr, &int3, 1) == 0;
+	b->inserted = pread(p->procmem, b->orig, ARCH_BREAKPOINT_LEN,
+			    (off_t)b->addr) == ARCH_BREAKPOINT_LEN &&
+		      bptmem_write_bpt(p->procmem, b->addr) == 0;
 	if (!b->inserted)
 		bpt_remove(&p->bpts, b);
 }
@@ -105,11 +106,11 @@ static struct breakpoint *add_func(struct process *p, const struct library *l,
 	if (!f->ifunc)
 		return add_entry(p, l, at, f->name, "");
 	struct breakpoint *b = add_entry(p, l, at, f->name, ".IFUNC");
-	b->ifunc = true;
+	b->entry.ifunc = true;
 	uint64_t slot = elf_funcs_irel_slot(fs, f->addr);
-	b->got = slot ? slot + l->bias : 0;
-	b->proto = ifunc_proto();
-	b->proto_done = true;
+	b->call.got = slot ? slot + l->bias : 0;
+	b->call.proto = ifunc_proto();
+	b->call.proto_done = true;
 	return b;
 }
 
@@ -159,7 +160,7 @@ void entry_ifunc_returned(struct process *p, const struct breakpoint *r,
 	if (!l || impl == r->addr || !code_of(p, impl) ||
 	    bpt_lookup(&p->bpts, impl))
 		return;
-	insert_one(p, add_entry(p, l, impl, r->name, ""));
+	insert_one(p, add_entry(p, l, impl, r->call.name, ""));
 }
 
 /* The function pointer in the slot at GOT, or 0. */
@@ -183,7 +184,7 @@ static uint64_t bound_slot(struct process *p, struct memsrc *m,
 			continue;
 		for (size_t i = 0; i < l->image.nplt; i++) {
 			const struct plt_entry *e = &l->image.plt[i];
-			if (strcmp(e->name, r->name))
+			if (strcmp(e->name, r->call.name))
 				continue;
 			uint64_t v = read_slot(m, e->got + l->bias);
 			if (in_text(def, v))
@@ -198,7 +199,7 @@ static void find_impl(struct process *p, struct memsrc *m, struct breakpoint *r)
 	const struct library *def = code_of(p, r->addr);
 	if (!def)
 		return;
-	uint64_t impl = read_slot(m, r->got);
+	uint64_t impl = read_slot(m, r->call.got);
 	if (!code_of(p, impl))
 		impl = bound_slot(p, m, def, r);
 	if (impl)
@@ -213,7 +214,7 @@ struct resolvers {
 static void note_resolver(struct breakpoint *b, void *data)
 {
 	struct resolvers *rs = data;
-	if (b->kind == BPT_ENTRY && b->ifunc) {
+	if (b->kind == BPT_ENTRY && b->entry.ifunc) {
 		rs->v = xreallocarray(rs->v, rs->n + 1, sizeof(*rs->v));
 		rs->v[rs->n++] = b;
 	}
@@ -239,12 +240,8 @@ bool entry_return_ok(struct process *p, struct memsrc *m, uint64_t ret)
 	    memsrc_read(m, ret - sizeof(before), before, sizeof(before)) !=
 		    sizeof(before))
 		return false;
-	for (size_t i = 0; i < sizeof(before); i++) {
-		struct breakpoint *b =
-			bpt_lookup(&p->bpts, ret - sizeof(before) + i);
-		if (b && b->inserted)
-			before[i] = b->orig;
-	}
+	bptmem_undo_bpts(&p->bpts, ret - sizeof(before), before,
+			 sizeof(before));
 	if (!arch_follows_call(before))
 		return false;
 	for (const struct library *l = p->libs; l; l = l->next) {

@@ -16,7 +16,7 @@
 #include "error.h"
 #include "fast.h"
 #include "fastrec.h"
-#include "image.h"
+#include "bptmem.h"
 #include "lens.h"
 #include "library.h"
 #include "mem.h"
@@ -66,7 +66,7 @@ static int setup(struct task *t, struct fastrec *f,
 		 const struct arch_regs *saved)
 {
 	struct process *p = process_mem(t->proc);
-	if (rec_layout_init(&f->l, FAST_NFUNC, FAST_PLAN_BYTES, FAST_NSLOT,
+	if (rec_layout_init(&f->l, FAST_NFUNC, FAST_PLAN_BYTES, FAST_NSHADOW,
 			    FAST_DEPTH, FAST_RING))
 		goto err_free;
 	f->base = tracee_inject_mmap(t, saved, 0, f->l.size,
@@ -91,7 +91,8 @@ static int setup(struct task *t, struct fastrec *f,
 	memcpy(img + f->l.blob, rec_blob, rec_blob_size);
 	rec_shared_init((struct rec_shared *)(img + code), &f->l, f->base,
 			(uint64_t)p->pid);
-	if (mem_write(p->memfd, f->base, img, code + sizeof(struct rec_shared)))
+	if (mem_write(p->procmem, f->base, img,
+		      code + sizeof(struct rec_shared)))
 		goto err_img;
 	free(img);
 	fastrec_ranges_refresh(p, f);
@@ -123,7 +124,7 @@ static bool never_recorded(const char *name)
 	return false;
 }
 
-/* The exec family: the ring is drained before the old image goes. */
+/* The exec family: the ring is drained before the old program goes. */
 static bool replaces_image(const char *name)
 {
 	return !strncmp(name, "exec", 4) || !strcmp(name, "fexecve");
@@ -139,7 +140,7 @@ struct slot_use {
 static void find_site(struct breakpoint *b, void *data)
 {
 	struct slot_use *u = data;
-	if (b->kind == BPT_SITE && b->got == u->got)
+	if (b->kind == BPT_SITE && b->call.got == u->got)
 		u->used = true;
 }
 
@@ -164,7 +165,7 @@ static void find_in_call(struct task *t, void *data)
 	if (c->found || !t->proc || process_mem(t->proc) != c->p)
 		return;
 	for (size_t i = 0; i < t->nframes && !c->found; i++)
-		c->found = t->frames[i].plt == c->b && t->frames[i].binding;
+		c->found = t->frames[i].bpt == c->b && t->frames[i].binding;
 }
 
 /* Whether a thread of P is inside a call of B that went through the
@@ -202,14 +203,14 @@ static int fill_function(struct process *p, struct fastrec *f, uint32_t i,
 		.plan = plan,
 		.bound = (uint32_t)fp->bound,
 		.flags = REC_FN_RETURNS |
-			 (replaces_image(b->name) ? REC_FN_DRAIN : 0),
+			 (replaces_image(b->call.name) ? REC_FN_DRAIN : 0),
 		.rplan = rn ? plan + n * sizeof(*ops) : 0,
 		.rbound = (uint32_t)rp->bound,
 	};
 	uint64_t bytes = (n + rn) * sizeof(*ops);
-	int rc = mem_write(p->memfd, plan, ops, bytes);
+	int rc = mem_write(p->procmem, plan, ops, bytes);
 	if (!rc)
-		rc = mem_write(p->memfd, f->base + f->l.ftab + i * sizeof(fn),
+		rc = mem_write(p->procmem, f->base + f->l.ftab + i * sizeof(fn),
 			       &fn, sizeof(fn));
 	if (!rc)
 		f->plans_used += (bytes + 15) & ~15ull;
@@ -221,8 +222,8 @@ bool fast_binding(const struct task *t, const struct breakpoint *b,
 {
 	/* A function never handed over needs no mark: no scan of the
 	 * objects at each of its calls. */
-	return fastrec_enabled && !b->fast && !b->fast_refused &&
-	       b->kind == BPT_PLT && t->proc &&
+	return fastrec_enabled && b->kind == BPT_STUB && !b->stub.fast &&
+	       !b->stub.fast_refused && t->proc &&
 	       !bound_yet(process_mem(t->proc), b, target);
 }
 
@@ -230,20 +231,20 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 	       uint64_t target)
 {
 	struct process *p = process_mem(t->proc);
-	if (!fastrec_enabled || b->fast_refused || b->kind != BPT_PLT ||
-	    !b->got || t->proc->vfork_parent)
+	if (!fastrec_enabled || b->kind != BPT_STUB || b->stub.fast_refused ||
+	    !b->call.got || t->proc->vfork_parent)
 		return false;
 	if (!bound_yet(p, b, target) || in_call(p, b))
 		return false; /* lazy binding: the next call will tell */
 	struct fetch_plan fp, rp;
 	const char *why = NULL;
-	struct slot_use u = { b->got, false };
+	struct slot_use u = { b->call.got, false };
 	bpt_foreach(&p->bpts, find_site, &u);
-	if (never_recorded(b->name))
+	if (never_recorded(b->call.name))
 		why = "it returns twice";
 	else if (u.used)
 		why = "call sites use its GOT slot";
-	else if (plan_compile(b->proto, &limits, &fp, &rp, &why) < 0)
+	else if (plan_compile(b->call.proto, &limits, &fp, &rp, &why) < 0)
 		;
 	else if (!fastrec_mapped(p) &&
 		 (fastrec_of(p)->failed || setup(t, p->fast, regs)))
@@ -262,25 +263,25 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 		why = "its copies may not fit in a record";
 	if (why) {
 		debug_msg(DEBUG_GENERAL, "--fast: %s stays in ptrace mode: %s",
-			  b->name, why);
-		b->fast_refused = true;
+			  b->call.name, why);
+		b->stub.fast_refused = true;
 		return false;
 	}
 	struct fastrec *f = p->fast;
 	uint32_t i = f->nfunc;
 	uint64_t tramp = f->base + f->l.tramp + (uint64_t)i * REC_TRAMP_SIZE;
 	if (fill_function(p, f, i, b, &fp, &rp, target) ||
-	    mem_write(p->memfd, b->got, &tramp, sizeof(tramp))) {
-		b->fast_refused = true;
+	    mem_write(p->procmem, b->call.got, &tramp, sizeof(tramp))) {
+		b->stub.fast_refused = true;
 		return false;
 	}
 	f->stub[i] = b->addr;
-	f->got[i] = b->got;
+	f->got[i] = b->call.got;
 	f->target[i] = target;
 	f->nfunc++;
 	fastrec_stats.handed_over++;
-	image_lift(p, b);
-	b->fast = true;
+	bptmem_lift(p, b);
+	b->stub.fast = true;
 	fast_learn(t, regs);
 	arch_set_ip(regs, tramp);
 	(void)tracee_set_regs(t->tid, regs);

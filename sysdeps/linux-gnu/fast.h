@@ -22,7 +22,7 @@ struct arch_regs;
  * the options ask for what it cannot do; it then said so). */
 bool fast_init(const struct options *o);
 
-/* The stub breakpoint B (BPT_PLT, prototype looked up) was hit by T,
+/* The stub breakpoint B (BPT_STUB, prototype looked up) was hit by T,
  * its registers REGS, its GOT slot holding TARGET.  True when B's calls
  * are the recorder's from now on, this one included: T's registers
  * were written to enter the trampoline, and the caller only resumes it.
@@ -102,17 +102,17 @@ bool fast_trap(struct task *t, struct memsrc *m, struct arch_regs *regs);
 void fast_learn(struct task *t, const struct arch_regs *regs);
 
 /* T is about to exit (PTRACE_EVENT_EXIT): its records shown, its shadow
- * stack slot freed for another thread. */
+ * stack freed for another thread. */
 void fast_exit(struct task *t);
 
 /* CHILD, a followed fork of PARENT stopped at its first stop, has a copy
  * of the parent's recorder: make it the child's own. */
 void fast_fork(struct process *child, const struct process *parent);
 
-/* A fork child of PARENT about to be let go (MEMFD its memory): its GOT
+/* A fork child of PARENT about to be let go (PROCMEM its memory): its GOT
  * slots back to the functions, its ring emptied for the returns already
  * hooked. */
-void fast_release_child(int memfd, pid_t pid, const struct process *parent);
+void fast_release_child(int procmem, pid_t pid, const struct process *parent);
 
 /* Every task of P is stopped and about to be detached: drain, restore
  * the GOT slots and the hooked return addresses, step threads out of
@@ -136,7 +136,7 @@ bool fast_trap_stop(struct task *t);
  * (which follow): if a handler of the program's will run, a thread in
  * the recorder's code is stepped out of it first, so that
  * no signal frame ever returns into the recorder; the tracer may have
- * detached and unmapped it, or freed the thread's shadow slot, by then.
+ * detached and unmapped it, or freed the thread's shadow stack, by then.
  * If it cannot leave, the region is kept mapped at the detach. */
 void fast_signal(struct task *t, int sig, struct arch_regs *regs);
 

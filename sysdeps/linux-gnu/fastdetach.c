@@ -1,6 +1,6 @@
 /* --fast: where the recorder's hooks are undone, for a thread or for
  * a process (DESIGN.md, "The recorder": fork, exec, exit; Detach).  A
- * thread's shadow stack slot (ring.h) holds the return addresses its
+ * thread's shadow stack (ring.h) holds the return addresses its
  * hooked calls replaced: freed at its exit, put back on the stacks when
  * the C++ unwinder is entered (it cannot step over the recorder's
  * return) and at the detach.  A fork child's copy of the region is made
@@ -28,15 +28,15 @@
 #include "tracee.h"
 #include "xmalloc.h"
 
-/* ---- shadow stack slots ---- */
+/* ---- shadow stacks ---- */
 
-/* The owners of F's slots, into OWNERS (FAST_NSLOT of them), in one
+/* The owners of F's shadow stacks, into OWNERS (FAST_NSHADOW of them), in one
  * gathered read: 0 or -EFAULT. */
 static int read_owners(const struct fastrec *f, pid_t pid, uint64_t *owners)
 {
-	struct iovec l[FAST_NSLOT], r[FAST_NSLOT];
+	struct iovec l[FAST_NSHADOW], r[FAST_NSHADOW];
 	uint64_t size = rec_shadow_size(f->l.depth);
-	uint32_t n = f->l.nslot < FAST_NSLOT ? f->l.nslot : FAST_NSLOT;
+	uint32_t n = f->l.nshadow < FAST_NSHADOW ? f->l.nshadow : FAST_NSHADOW;
 	for (uint32_t i = 0; i < n; i++) {
 		l[i] = (struct iovec){ &owners[i], sizeof(owners[i]) };
 		r[i] = (struct iovec){
@@ -48,62 +48,62 @@ static int read_owners(const struct fastrec *f, pid_t pid, uint64_t *owners)
 	return fastrec_gather(pid, l, n, r, n) == want ? 0 : -EFAULT;
 }
 
-/* The address of the shadow stack slot of thread TCB, or 0.  Threads
- * probe from a hash of their TCB: every slot is looked at. */
-static uint64_t slot_of(const struct fastrec *f, pid_t pid, uint64_t tcb)
+/* The address of the shadow stack of thread TCB, or 0.  Threads
+ * probe from a hash of their TCB: every shadow stack is looked at. */
+static uint64_t shadow_of(const struct fastrec *f, pid_t pid, uint64_t tcb)
 {
-	uint64_t owners[FAST_NSLOT];
-	if (!tcb || tcb == REC_SLOT_FREE || read_owners(f, pid, owners))
+	uint64_t owners[FAST_NSHADOW];
+	if (!tcb || tcb == REC_SHADOW_FREE || read_owners(f, pid, owners))
 		return 0;
-	for (uint32_t i = 0; i < f->l.nslot && i < FAST_NSLOT; i++)
+	for (uint32_t i = 0; i < f->l.nshadow && i < FAST_NSHADOW; i++)
 		if (owners[i] == tcb)
 			return f->base + f->l.shadow +
 			       i * rec_shadow_size(f->l.depth);
 	return 0;
 }
 
-/* Free the shadow stack slot at AT in the process at MEMFD: its state
- * and pending words zeroed, then its owner REC_SLOT_FREE (not 0, which
+/* Free the shadow stack at AT in the process at PROCMEM: its state
+ * and pending words zeroed, then its owner REC_SHADOW_FREE (not 0, which
  * would end other threads' probes). */
-static void release_slot(int memfd, uint64_t at)
+static void release_shadow(int procmem, uint64_t at)
 {
-	uint64_t zero[2] = { 0, 0 }, freed = REC_SLOT_FREE;
-	(void)mem_write(memfd, at + offsetof(struct rec_shadow, state), zero,
+	uint64_t zero[2] = { 0, 0 }, freed = REC_SHADOW_FREE;
+	(void)mem_write(procmem, at + offsetof(struct rec_shadow, state), zero,
 			sizeof(zero));
-	(void)mem_write(memfd, at, &freed, sizeof(freed));
+	(void)mem_write(procmem, at, &freed, sizeof(freed));
 }
 
-/* Free every used slot but thread KEEP's. */
-static void free_slots(const struct fastrec *f, pid_t pid, int memfd,
-		       uint64_t keep)
+/* Free every used shadow stack but thread KEEP's. */
+static void free_shadows(const struct fastrec *f, pid_t pid, int procmem,
+			 uint64_t keep)
 {
 	uint64_t size = rec_shadow_size(f->l.depth);
-	for (uint32_t i = 0; i < f->l.nslot; i++) {
+	for (uint32_t i = 0; i < f->l.nshadow; i++) {
 		uint64_t at = f->base + f->l.shadow + i * size;
 		uint64_t owner;
 		if (fastrec_read(pid, at, &owner, sizeof(owner)) ||
-		    owner == 0 || owner == REC_SLOT_FREE || owner == keep)
+		    owner == 0 || owner == REC_SHADOW_FREE || owner == keep)
 			continue;
-		release_slot(memfd, at);
+		release_shadow(procmem, at);
 	}
 }
 
-static void free_slot_of(const struct fastrec *f, pid_t pid, int memfd,
-			 uint64_t tcb)
+static void free_shadow_of(const struct fastrec *f, pid_t pid, int procmem,
+			   uint64_t tcb)
 {
-	uint64_t at = slot_of(f, pid, tcb);
+	uint64_t at = shadow_of(f, pid, tcb);
 	if (at)
-		release_slot(memfd, at);
+		release_shadow(procmem, at);
 }
 
-/* Put back the return addresses that the hooked calls of slot AT still
- * have on their stacks, and free the slot. */
-static void unhook_slot(struct process *p, const struct fastrec *f, uint64_t at,
-			uint64_t ret_tramp)
+/* Put back the return addresses that the hooked calls of shadow stack AT still
+ * have on their stacks, and free it. */
+static void unhook_shadow(struct process *p, const struct fastrec *f,
+			  uint64_t at, uint64_t ret_tramp)
 {
 	struct rec_shadow sh;
 	if (fastrec_read(p->pid, at, &sh, sizeof(sh)) || sh.owner == 0 ||
-	    sh.owner == REC_SLOT_FREE)
+	    sh.owner == REC_SHADOW_FREE)
 		return;
 	uint64_t depth = sh.state & 0xffff;
 	if (depth > f->l.depth)
@@ -116,9 +116,10 @@ static void unhook_slot(struct process *p, const struct fastrec *f, uint64_t at,
 		    fastrec_read(p->pid, e.sp, &word, sizeof(word)))
 			continue;
 		if (word == ret_tramp)
-			(void)mem_write(p->memfd, e.sp, &e.ret, sizeof(e.ret));
+			(void)mem_write(p->procmem, e.sp, &e.ret,
+					sizeof(e.ret));
 	}
-	release_slot(p->memfd, at);
+	release_shadow(p->procmem, at);
 }
 
 /* ---- the unwinder ---- */
@@ -156,10 +157,10 @@ void fast_select(struct process *p, struct library *l,
 		if ((i && at[i] == at[i - 1]) || bpt_lookup(&p->bpts, at[i]))
 			continue;
 		struct breakpoint *b = bpt_add(&p->bpts, at[i], BPT_ENTRY);
-		b->name = xstrdup("_Unwind");
-		b->label = xstrdup(b->name);
-		b->resumed = xstrdup(b->name);
-		b->fast_unwind = true;
+		b->call.name = xstrdup("_Unwind");
+		b->call.label = xstrdup(b->call.name);
+		b->entry.resumed = xstrdup(b->call.name);
+		b->entry.fast_unwind = true;
 		add(b, ctx);
 	}
 }
@@ -172,11 +173,11 @@ void fast_unwinding(struct task *t, struct memsrc *m,
 	if (!f || t->proc->vfork_parent)
 		return;
 	fastdrain_drain(p);
-	uint64_t at = slot_of(f, p->pid, recregs_thread(regs));
-	debug_msg(DEBUG_GENERAL, "--fast: %d unwinds, shadow slot %#llx",
+	uint64_t at = shadow_of(f, p->pid, recregs_thread(regs));
+	debug_msg(DEBUG_GENERAL, "--fast: %d unwinds, shadow stack %#llx",
 		  (int)t->tid, (unsigned long long)at);
 	if (at)
-		unhook_slot(p, f, at, f->base + f->l.blob + rec_blob_return);
+		unhook_shadow(p, f, at, f->base + f->l.blob + rec_blob_return);
 	for (size_t k = 0; k < t->nframes; k++) {
 		if (!t->frames[k].recorded)
 			continue;
@@ -199,7 +200,7 @@ void fast_exit(struct task *t)
 	if (tracee_get_regs(t->tid, &r))
 		return;
 	uint64_t tcb = recregs_thread(&r);
-	free_slot_of(f, p->pid, p->memfd, tcb);
+	free_shadow_of(f, p->pid, p->procmem, tcb);
 	for (size_t i = 0; i < f->nthreads; i++)
 		if (f->threads[i].tid == t->tid)
 			f->threads[i].tcb = 0;
@@ -207,23 +208,23 @@ void fast_exit(struct task *t)
 
 /* A fork child's ring: its own pid for the copies, the parent's records
  * left to the parent (tail = head). */
-static void child_ring(const struct fastrec *f, pid_t pid, int memfd)
+static void child_ring(const struct fastrec *f, pid_t pid, int procmem)
 {
 	uint64_t head, cfg = pid;
 	uint64_t shared = f->base + f->l.rw;
 	if (fastrec_read(pid, shared + offsetof(struct rec_shared, head), &head,
 			 sizeof(head)))
 		return;
-	(void)mem_write(memfd, shared + offsetof(struct rec_shared, tail),
+	(void)mem_write(procmem, shared + offsetof(struct rec_shared, tail),
 			&head, sizeof(head));
-	(void)mem_write(memfd, shared + offsetof(struct rec_shared, pid), &cfg,
-			sizeof(cfg));
+	(void)mem_write(procmem, shared + offsetof(struct rec_shared, pid),
+			&cfg, sizeof(cfg));
 }
 
 void fast_fork(struct process *child, const struct process *parent)
 {
 	const struct fastrec *pf = fastrec_mapped(parent);
-	if (!pf || child->memfd < 0)
+	if (!pf || child->procmem < 0)
 		return;
 	struct fastrec *f = xmalloc(sizeof(*f));
 	memcpy(f, pf, sizeof(*f));
@@ -232,9 +233,9 @@ void fast_fork(struct process *child, const struct process *parent)
 	uint64_t keep = 0;
 	if (tracee_get_regs(child->pid, &r) == 0)
 		keep = recregs_thread(&r);
-	free_slots(f, child->pid, child->memfd, keep);
-	child_ring(f, child->pid, child->memfd);
-	fasttrap_exits_restore(child->memfd, f);
+	free_shadows(f, child->pid, child->procmem, keep);
+	child_ring(f, child->pid, child->procmem);
+	fasttrap_exits_restore(child->procmem, f);
 	/* The parent's records, reserved before the fork, are the
 	 * parent's: the child's count starts from the recorder's. */
 	uint64_t w[3]; /* head, range_misses, records */
@@ -253,21 +254,22 @@ void fast_fork(struct process *child, const struct process *parent)
 	fastrec_ranges_refresh(child, f);
 }
 
-void fast_release_child(int memfd, pid_t pid, const struct process *parent)
+void fast_release_child(int procmem, pid_t pid, const struct process *parent)
 {
 	const struct fastrec *f = fastrec_mapped(parent);
 	if (!f)
 		return;
 	for (uint32_t i = 0; i < f->nfunc; i++)
-		(void)mem_write(memfd, f->got[i], &f->target[i],
+		(void)mem_write(procmem, f->got[i], &f->target[i],
 				sizeof(f->target[i]));
-	child_ring(f, pid, memfd);
-	fasttrap_exits_restore(memfd, f);
+	child_ring(f, pid, procmem);
+	fasttrap_exits_restore(procmem, f);
 	/* No tracer will fix a fault of the child's copies (its hooked
 	 * returns still run the recorder): an odd sequence word for good,
 	 * so that they all go by system call. */
 	uint64_t seq = f->range_seq | 1;
-	(void)mem_write(memfd, FASTREC_FIELD(f, range_seq), &seq, sizeof(seq));
+	(void)mem_write(procmem, FASTREC_FIELD(f, range_seq), &seq,
+			sizeof(seq));
 }
 /* Step a stopped thread of process DATA out of the recorder's code (it
  * finishes its record first: the ring has room after the drain). */
@@ -296,16 +298,17 @@ void fast_unmap(struct task *t, const struct arch_regs *saved)
 void fast_detach(struct process *p)
 {
 	struct fastrec *f = fastrec_mapped(p);
-	if (!f || p->vfork_parent || p->memfd < 0)
+	if (!f || p->vfork_parent || p->procmem < 0)
 		return;
 	fastdrain_drain(p);
 	for (uint32_t i = 0; i < f->nfunc; i++)
-		(void)mem_write(p->memfd, f->got[i], &f->target[i],
+		(void)mem_write(p->procmem, f->got[i], &f->target[i],
 				sizeof(f->target[i]));
 	task_foreach(step_out, p);
 	fastdrain_drain(p);
 	uint64_t size = rec_shadow_size(f->l.depth);
 	uint64_t ret_tramp = f->base + f->l.blob + rec_blob_return;
-	for (uint32_t i = 0; i < f->l.nslot; i++)
-		unhook_slot(p, f, f->base + f->l.shadow + i * size, ret_tramp);
+	for (uint32_t i = 0; i < f->l.nshadow; i++)
+		unhook_shadow(p, f, f->base + f->l.shadow + i * size,
+			      ret_tramp);
 }

@@ -169,7 +169,7 @@ static void show_call(struct process *p, struct fastrec *f,
 	call_entry(t, b, &cs, c->site, arch_sp_after_return(&regs),
 		   task_prints(t));
 	struct frame *fr = &t->frames[t->nframes - 1];
-	fr->unhooked = (c->h.flags & REC_CALL_NOSLOT) != 0;
+	fr->unhooked = (c->h.flags & REC_CALL_NOSHADOW) != 0;
 	fr->recorded = !fr->unhooked;
 	misses += rm.misses;
 }
@@ -306,7 +306,8 @@ static uint64_t waited(struct process *p, struct fastrec *f, uint64_t end,
 		return fastpoison_drop(p, f, head, recs);
 	/* No record was committed in [END, NEXT): none is lost there. */
 	f->tail = next;
-	(void)mem_write(p->memfd, FASTREC_FIELD(f, tail), &next, sizeof(next));
+	(void)mem_write(p->procmem, FASTREC_FIELD(f, tail), &next,
+			sizeof(next));
 	bool bad;
 	uint64_t to = committed_end(f, next, head, &bad);
 	consume(p, f, next, to);
@@ -323,7 +324,7 @@ static void consume(struct process *p, struct fastrec *f, uint64_t tail,
 	if (end == tail)
 		return;
 	f->tail = end;
-	(void)mem_write(p->memfd, FASTREC_FIELD(f, tail), &end, sizeof(end));
+	(void)mem_write(p->procmem, FASTREC_FIELD(f, tail), &end, sizeof(end));
 	for (uint64_t pos = tail; pos < end;) {
 		const struct rec_hdr *h;
 		if (rec_record_at(ring_copy, f->l.ring, pos, end - pos, &h) <=

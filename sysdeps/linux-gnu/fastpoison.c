@@ -13,6 +13,7 @@
 #include "bpt.h"
 #include "error.h"
 #include "fastrec.h"
+#include "bptmem.h"
 #include "mem.h"
 #include "output.h"
 #include "proc.h"
@@ -30,12 +31,12 @@
  * again. */
 static void stub_back(struct process *p, struct breakpoint *b)
 {
-	unsigned char c;
-	const unsigned char int3 = ARCH_BREAKPOINT;
-	b->fast = false;
-	b->fast_refused = true;
-	if (b->inserted || fastrec_read(p->pid, b->addr, &c, 1) ||
-	    c != b->orig || mem_write(p->memfd, b->addr, &int3, 1))
+	unsigned char c[ARCH_BREAKPOINT_LEN];
+	b->stub.fast = false;
+	b->stub.fast_refused = true;
+	if (b->inserted || fastrec_read(p->pid, b->addr, c, sizeof(c)) ||
+	    memcmp(c, b->orig, sizeof(c)) ||
+	    bptmem_write_bpt(p->procmem, b->addr))
 		return;
 	b->inserted = true;
 }
@@ -51,12 +52,12 @@ void fastpoison_handback(struct process *p, const struct fastrec *f)
 		uint64_t slot = 0;
 		if (!fastrec_read(p->pid, f->got[i], &slot, sizeof(slot)) &&
 		    slot == tramp)
-			(void)mem_write(p->memfd, f->got[i], &f->target[i],
+			(void)mem_write(p->procmem, f->got[i], &f->target[i],
 					sizeof(f->target[i]));
 	}
 	for (uint32_t i = 0; i < f->nfunc && i < FAST_NFUNC; i++) {
 		struct breakpoint *b = bpt_lookup(&p->bpts, f->stub[i]);
-		if (b && b->fast)
+		if (b && b->kind == BPT_STUB && b->stub.fast)
 			stub_back(p, b);
 	}
 }
@@ -92,7 +93,8 @@ uint64_t fastpoison_drop(struct process *p, struct fastrec *f, uint64_t head,
 	f->lost_room -= lost;
 	f->counted += lost;
 	f->tail = head;
-	(void)mem_write(p->memfd, FASTREC_FIELD(f, tail), &head, sizeof(head));
+	(void)mem_write(p->procmem, FASTREC_FIELD(f, tail), &head,
+			sizeof(head));
 	fastpoison_lost(p, lost);
 	return n;
 }

@@ -72,11 +72,11 @@ ssize_t fastrec_gather(pid_t pid, const struct iovec *l, size_t nl,
 	const struct process *p = process_first();
 	while (p && (p->pid != pid || p->vfork_parent))
 		p = p->next;
-	if (!p || p->memfd < 0)
+	if (!p || p->procmem < 0)
 		return n;
 	n = 0;
 	for (size_t i = 0; i < nl; i++) {
-		ssize_t k = pread(p->memfd, l[i].iov_base, l[i].iov_len,
+		ssize_t k = pread(p->procmem, l[i].iov_base, l[i].iov_len,
 				  (off_t)(uintptr_t)r[i].iov_base);
 		if (k < 0)
 			return n ? n : -errno;
@@ -107,23 +107,24 @@ static uint64_t ranges_hash(const struct rec_range *r, size_t n)
 	return h ^ n;
 }
 
-/* Write the table of the recorder F in the process of MEMFD as the
+/* Write the table of the recorder F in the process of PROCMEM as the
  * recorder reads it (ring.h): the sequence word odd, the N entries of R
  * and their count, the word even.  A write that fails leaves the word
  * odd: every copy then goes by system call. */
-static void ranges_write(int memfd, struct fastrec *f,
+static void ranges_write(int procmem, struct fastrec *f,
 			 const struct rec_range *r, uint64_t n)
 {
 	uint64_t seq = (f->range_seq + 1) | 1;
-	if (mem_write(memfd, FASTREC_FIELD(f, range_seq), &seq, sizeof(seq)))
+	if (mem_write(procmem, FASTREC_FIELD(f, range_seq), &seq, sizeof(seq)))
 		return;
 	f->range_seq = seq;
-	if ((n && mem_write(memfd, f->base + f->l.ranges, r, n * sizeof(*r))) ||
-	    mem_write(memfd, FASTREC_FIELD(f, nrange), &n, sizeof(n)))
+	if ((n &&
+	     mem_write(procmem, f->base + f->l.ranges, r, n * sizeof(*r))) ||
+	    mem_write(procmem, FASTREC_FIELD(f, nrange), &n, sizeof(n)))
 		return;
 	seq++;
-	if (mem_write(memfd, FASTREC_FIELD(f, range_seq), &seq, sizeof(seq)) ==
-	    0)
+	if (mem_write(procmem, FASTREC_FIELD(f, range_seq), &seq,
+		      sizeof(seq)) == 0)
 		f->range_seq = seq;
 }
 
@@ -150,7 +151,7 @@ void fastrec_ranges_refresh(struct process *p, struct fastrec *f)
 	if (same)
 		return;
 	f->ranges_sum = sum;
-	ranges_write(p->memfd, f, range_buf, (uint64_t)n);
+	ranges_write(p->procmem, f, range_buf, (uint64_t)n);
 	debug_msg(DEBUG_GENERAL, "--fast: process %d: %ld readable ranges",
 		  (int)p->pid, n);
 }

@@ -6,7 +6,7 @@
  *	fast.c		--fast turned on; a function handed over (the
  *			process's region mapped at the first)
  *	fastdetach.c	the hooks undone: a thread's exit, a fork, a C++
- *			unwinder, the detach (the shadow stack slots)
+ *			unwinder, the detach (the shadow stacks)
  *	fasttrap.c	the recorder's traps; leaving its code; a recorder
  *			the program unmapped given up
  *	fastdrain.c	the rings drained and their records shown; the
@@ -43,7 +43,7 @@ struct iovec;
  * with hooked returns at once and hooked calls each, ring bytes. */
 #define FAST_NFUNC 1024
 #define FAST_PLAN_BYTES (256u << 10)
-#define FAST_NSLOT 64
+#define FAST_NSHADOW 64
 #define FAST_DEPTH 512
 #define FAST_RING (256u << 10)
 /* Threads whose TLS pointer is known, per process. */
@@ -228,8 +228,8 @@ void fastpoison_lost(struct process *p, uint64_t n);
 void fasttrap_want_returns(struct task *t, struct memsrc *m,
 			   const struct arch_regs *regs);
 
-/* Write F's ways out as the blob has them, through MEMFD: after an
+/* Write F's ways out as the blob has them, through PROCMEM: after an
  * int3 of fast_leave's that a fork copied into a child. */
-void fasttrap_exits_restore(int memfd, const struct fastrec *f);
+void fasttrap_exits_restore(int procmem, const struct fastrec *f);
 
 #endif

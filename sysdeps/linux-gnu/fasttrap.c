@@ -81,14 +81,14 @@ static bool past_exit(const struct fastrec *f, uint64_t ip)
 	       in_blob(f, ip, rec_blob_return_exit);
 }
 
-/* Write the recorder's ways out as the blob has them, through MEMFD:
+/* Write the recorder's ways out as the blob has them, through PROCMEM:
  * after an int3 of fast_leave's that a fork copied into a child (any
  * thread of the program may fork while those are in place). */
-void fasttrap_exits_restore(int memfd, const struct fastrec *f)
+void fasttrap_exits_restore(int procmem, const struct fastrec *f)
 {
-	(void)mem_write(memfd, f->base + f->l.blob + rec_blob_entry_exit,
+	(void)mem_write(procmem, f->base + f->l.blob + rec_blob_entry_exit,
 			&rec_blob[rec_blob_entry_exit], 1);
-	(void)mem_write(memfd, f->base + f->l.blob + rec_blob_return_exit,
+	(void)mem_write(procmem, f->base + f->l.blob + rec_blob_return_exit,
 			&rec_blob[rec_blob_return_exit], 1);
 }
 
@@ -120,7 +120,7 @@ static bool blob_trap(struct task *t, struct process *p, struct fastrec *f,
 		/* Another thread's fast_leave had a trap there, gone now
 		 * (or copied into this process by a fork: put back): back
 		 * onto the jump. */
-		fasttrap_exits_restore(p->memfd, f);
+		fasttrap_exits_restore(p->procmem, f);
 		arch_set_ip(regs, ip - RECREGS_TRAP_LEN);
 		return tracee_set_regs(t->tid, regs) == 0;
 	}
@@ -192,7 +192,7 @@ static bool copy_by_call(struct task *t, struct process *p,
 	while (c.len && !drive_over()) {
 		size_t n = c.len < sizeof(buf) ? c.len : sizeof(buf);
 		if (fastrec_read(p->pid, c.src, buf, n) ||
-		    mem_write(p->memfd, c.dst, buf, n))
+		    mem_write(p->procmem, c.dst, buf, n))
 			break;
 		c.src += n;
 		c.dst += n;
@@ -242,9 +242,9 @@ static bool run_leave(struct task *t, struct process *p, struct fastrec *f,
 				    f->base + f->l.blob +
 					    rec_blob_return_exit };
 	const unsigned char trap = RECREGS_TRAP;
-	if (mem_write(p->memfd, exits[0], &trap, 1) ||
-	    mem_write(p->memfd, exits[1], &trap, 1)) {
-		fasttrap_exits_restore(p->memfd, f);
+	if (mem_write(p->procmem, exits[0], &trap, 1) ||
+	    mem_write(p->procmem, exits[1], &trap, 1)) {
+		fasttrap_exits_restore(p->procmem, f);
 		return step_leave(t, p, f, m, r);
 	}
 	bool out = false;
@@ -269,7 +269,7 @@ static bool run_leave(struct task *t, struct process *p, struct fastrec *f,
 			break;
 		}
 	}
-	fasttrap_exits_restore(p->memfd, f);
+	fasttrap_exits_restore(p->procmem, f);
 	return out;
 }
 
@@ -314,7 +314,7 @@ void fast_signal(struct task *t, int sig, struct arch_regs *regs)
 	struct fastrec *f = fastrec_mapped(p);
 	if (!f || !in_code(f, arch_ip(regs)) || !procfs_caught(t->tid, sig))
 		return;
-	if (!fast_leave(t, mem_bind(p->pid, p->memfd), regs))
+	if (!fast_leave(t, mem_bind(p->pid, p->procmem), regs))
 		f->signalled_inside = true;
 }
 

@@ -115,8 +115,8 @@ static int word_to_reg(struct pc *pc, const struct loc *l, unsigned dst)
 		return fail(pc, "a misaligned word in an argument");
 	if (a->stack && pc->at_return)
 		return fail(pc, "an out-parameter on the stack");
-	if (a->stack && w < a->nslots)
-		return emit(pc, PLAN_ARG, dst, 0, 6 + a->slot + w);
+	if (a->stack && w < a->nwords)
+		return emit(pc, PLAN_ARG, dst, 0, 6 + a->word + w);
 	if (a->stack || w >= a->nregs || a->reg[w].sse)
 		return fail(pc, "a pointer in an SSE register");
 	return emit(pc, PLAN_ARG, dst, 0, a->reg[w].idx);
@@ -581,8 +581,8 @@ static int arg_words(struct pc *pc)
 
 	for (long i = 0; i < pc->nlocs; i++) {
 		const struct plan_argloc *a = &pc->locs[i];
-		if (a->stack && a->slot + a->nslots > words)
-			words = a->slot + a->nslots;
+		if (a->stack && a->word + a->nwords > words)
+			words = a->word + a->nwords;
 		for (unsigned j = 0; j < a->nregs; j++)
 			sse |= a->reg[j].sse;
 	}

@@ -39,11 +39,11 @@ int plan_compile(const struct prototype *p, const struct lens_limits *l,
  * calling convention puts each argument at entry, as the fetch code
  * (fetch.h) reads it. */
 struct plan_argloc {
-	/* In stack words: slot SLOT (0 is the first word above the return
-	 * address) and the NSLOTS after it. */
+	/* In stack words: word WORD (0 is the first word above the return
+	 * address) and the NWORDS after it. */
 	bool stack;
-	uint64_t slot, nslots;
-	/* Else in NREGS registers, one per eightbyte: an integer slot
+	uint64_t word, nwords;
+	/* Else in NREGS registers, one per eightbyte: an integer argument word
 	 * (PLAN_ARG's A) or, when SSE, an xmm register. */
 	unsigned nregs;
 	struct {

@@ -5,7 +5,7 @@
  *
  * The per-call budget (DESIGN.md, "The per-call budget"): a traced call
  * costs two stops.  At the call stub: GETREGS, one gathered read, SETREGS
- * (the stub's GOT jump emulated), CONT.  At the return: GETREGS, SETREGS
+ * (the stub's jump through its GOT slot emulated), CONT.  At the return: GETREGS, SETREGS
  * (into the displaced copy), CONT.  A call site without a stub costs the
  * same: at its entry, GETREGS, one gathered read, SETREGS (into the
  * displaced copy of its call), CONT; so does a function's entry (-x),
@@ -28,7 +28,7 @@
 #include "entry.h"
 #include "error.h"
 #include "fast.h"
-#include "image.h"
+#include "bptmem.h"
 #include "mem.h"
 #include "memsrc.h"
 #include "options.h"
@@ -51,7 +51,7 @@ static bool fast_on;	     /* --fast (fast.h) */
 
 /* ---- the stop context: registers, lazily the FP registers ---- */
 
-struct stop {
+struct bpt_stop {
 	struct callsite cs;
 	struct arch_regs regs;
 	struct arch_fpregs fp;
@@ -61,16 +61,16 @@ struct stop {
 
 static const void *stop_fpregs(struct callsite *cs)
 {
-	struct stop *s = (struct stop *)cs;
+	struct bpt_stop *s = (struct bpt_stop *)cs;
 	if (!s->fp_state)
 		s->fp_state = tracee_get_fpregs(s->tid, &s->fp) ? -1 : 1;
 	return s->fp_state > 0 ? &s->fp.f : NULL;
 }
 
-static void stop_init(struct stop *s, struct task *t, bool at_entry)
+static void stop_init(struct bpt_stop *s, struct task *t, bool at_entry)
 {
 	struct process *p = process_mem(t->proc);
-	s->cs.mem = mem_bind(p->pid, p->memfd);
+	s->cs.mem = mem_bind(p->pid, p->procmem);
 	s->cs.regs = &s->regs.r;
 	s->cs.fpregs = stop_fpregs;
 	s->cs.at_entry = at_entry;
@@ -82,13 +82,32 @@ static void stop_init(struct stop *s, struct task *t, bool at_entry)
 
 /* ---- breakpoint hits ---- */
 
+/* The memory word to prefetch for the return address of a call whose
+ * callee's first instruction sees REGS: where it is, or 0 when a
+ * register holds it (arch_return_addr). */
+static uint64_t ret_word(const struct arch_regs *regs)
+{
+	uint64_t ret = 0, word = 0;
+	return arch_return_addr(regs, &ret, &word) ? 0 : word;
+}
+
+/* That return address into *RET, from the register or read through M;
+ * false if it cannot be read. */
+static bool read_ret(struct memsrc *m, const struct arch_regs *regs,
+		     uint64_t *ret)
+{
+	uint64_t word = 0;
+	return arch_return_addr(regs, ret, &word) ||
+	       memsrc_read(m, word, ret, sizeof(*ret)) == sizeof(*ret);
+}
+
 /* A new call returning to RET with the stack pointer at RET_SP: the
  * pending calls it shows unwound never returned; if one did not because
  * its return breakpoint is gone (the program mapped its page anew), put
  * it back for the next call that returns there.  A tail call leaves
  * the innermost call pending, unless its breakpoint was gone: its
  * return was lost then, as before the tail calls were told apart. */
-static void recheck_unwound(struct task *t, struct stop *s, uint64_t ret,
+static void recheck_unwound(struct task *t, struct bpt_stop *s, uint64_t ret,
 			    uint64_t ret_sp)
 {
 	if (call_tail(t, ret, ret_sp)) {
@@ -110,7 +129,7 @@ static void recheck_unwound(struct task *t, struct stop *s, uint64_t ret,
  * hooked, the innermost pending call if that one returns with the same
  * stack pointer.  Its return is then that call's, which the recorder
  * records: no breakpoint goes into the recorder's code. */
-static void entered(struct task *t, struct breakpoint *b, struct stop *s,
+static void entered(struct task *t, struct breakpoint *b, struct bpt_stop *s,
 		    struct arch_regs *callee, uint64_t ret)
 {
 	uint64_t sp = arch_sp_after_return(callee);
@@ -127,24 +146,24 @@ static void entered(struct task *t, struct breakpoint *b, struct stop *s,
 		retbp_ensure(t, s->cs.mem, &s->regs, ret);
 }
 
-static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
+static void on_stub(struct task *t, struct breakpoint *b, struct bpt_stop *s)
 {
-	uint64_t slot = arch_return_slot(&s->regs);
 	uint64_t ret = 0;
 	uint64_t target = 0;
-	uint64_t pf[3 + 6] = { slot, b->got, b->addr + 1 };
+	uint64_t pf[3 + ARCH_INT_ARGS] = { ret_word(&s->regs), b->call.got,
+					   b->addr + ARCH_BREAKPOINT_LEN };
 	unsigned n = 3 + arch_int_args(&s->regs, pf + 3);
 	mem_prefetch(pf, n);
-	if (image_stub_changed(b, s->cs.mem)) {
+	if (bptmem_stub_changed(b, s->cs.mem)) {
 		/* The program rewrote the stub: run it as it now is.  A
 		 * failure is reported (unless the task is gone); the loop
 		 * resumes the task either way. */
-		image_lift(process_mem(t->proc), b);
+		bptmem_lift(process_mem(t->proc), b);
 		(void)tracee_set_regs(t->tid, &s->regs);
 		return;
 	}
-	if (memsrc_read(s->cs.mem, slot, &ret, sizeof(ret)) != sizeof(ret) ||
-	    memsrc_read(s->cs.mem, b->got, &target, sizeof(target)) !=
+	if (!read_ret(s->cs.mem, &s->regs, &ret) ||
+	    memsrc_read(s->cs.mem, b->call.got, &target, sizeof(target)) !=
 		    sizeof(target)) {
 		/* Cannot emulate the jump: run the stub itself. */
 		retbp_step_in_place(t, b, &s->regs);
@@ -155,14 +174,16 @@ static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
 		return;
 	entered(t, b, s, &s->regs, ret);
 	t->frames[t->nframes - 1].binding = fast_binding(t, b, target);
-	/* Emulate the stub's "jmp *GOT(%rip)", past the entry breakpoint
-	 * of a function -x traces too: one line per call. */
+	/* Emulate the stub's jump through its GOT slot (and what it leaves
+	 * in registers for lazy binding: arch_stub_jump), past the entry
+	 * breakpoint of a function -x traces too: one line per call. */
+	arch_stub_jump(&s->regs, b->call.got, target);
 	retbp_jump(t, s->cs.mem, &s->regs, target);
 }
 
 /* T's pending call I returned: its line, then with -w the stack it
  * returned into (ltrace shows it after the return line). */
-static void show_return(struct task *t, size_t i, struct stop *s)
+static void show_return(struct task *t, size_t i, struct bpt_stop *s)
 {
 	if (call_return(t, i, &s->cs, task_prints(t)) && opts->where)
 		unwind_show(t, &s->regs, s->cs.mem, opts->where);
@@ -172,20 +193,19 @@ static void show_return(struct task *t, size_t i, struct stop *s)
  * and so did the calls that tail-called it: each is shown, innermost
  * first.  An IFUNC resolver's return value is the implementation it
  * chose. */
-static void returned(struct task *t, long i, struct stop *s)
+static void returned(struct task *t, long i, struct bpt_stop *s)
 {
 	uint64_t ret = t->frames[i].ret, sp = t->frames[i].ret_sp;
 	s->cs.at_entry = false;
 	for (; i >= 0; i = call_tail_caller(t, (size_t)i, ret, sp)) {
-		const struct breakpoint *called = t->frames[i].plt;
+		const struct breakpoint *called = t->frames[i].bpt;
 		show_return(t, (size_t)i, s);
-		if (called->ifunc)
-			entry_ifunc_returned(process_mem(t->proc), called,
-					     arch_retval(&s->regs));
+		if (called->ops && called->ops->returned)
+			called->ops->returned(t, called, s);
 	}
 }
 
-static void on_return(struct task *t, struct breakpoint *b, struct stop *s)
+static void on_return(struct task *t, struct breakpoint *b, struct bpt_stop *s)
 {
 	long i = call_match(t, b->addr, arch_sp(&s->regs));
 	if (i >= 0)
@@ -200,13 +220,13 @@ static void on_return(struct task *t, struct breakpoint *b, struct stop *s)
  * slot now holds B's address: the stub jumped to lazy binding, which
  * bound the slot and came here.  The stub showed the call already. */
 static bool same_call(const struct frame *f, const struct breakpoint *b,
-		      struct stop *s, uint64_t ret)
+		      struct bpt_stop *s, uint64_t ret)
 {
 	uint64_t bound = 0;
-	return f && f->plt->kind != BPT_ENTRY && f->plt->got && f->ret == ret &&
-	       f->ret_sp == arch_sp_after_return(&s->regs) &&
-	       memsrc_read(s->cs.mem, f->plt->got, &bound, sizeof(bound)) ==
-		       sizeof(bound) &&
+	return f && f->bpt->kind != BPT_ENTRY && f->bpt->call.got &&
+	       f->ret == ret && f->ret_sp == arch_sp_after_return(&s->regs) &&
+	       memsrc_read(s->cs.mem, f->bpt->call.got, &bound,
+			   sizeof(bound)) == sizeof(bound) &&
 	       bound == b->addr;
 }
 
@@ -214,15 +234,16 @@ static bool same_call(const struct frame *f, const struct breakpoint *b,
  * first instruction runs displaced.  The address may also be where a
  * traced call returns (RETURNS), and the call may have been shown by a
  * stub already (same_call). */
-static void on_entry(struct task *t, struct breakpoint *b, struct stop *s)
+static void on_entry(struct task *t, struct breakpoint *b, struct bpt_stop *s)
 {
 	struct process *p = process_mem(t->proc);
-	if (b->fast_unwind) {
+	if (b->entry.fast_unwind) {
 		fast_unwinding(t, s->cs.mem, &s->regs);
 		retbp_run_entry(t, s->cs.mem, &s->regs, b);
 		return;
 	}
-	long i = b->returns ? call_match(t, b->addr, arch_sp(&s->regs)) : -1;
+	long i = b->entry.returns ? call_match(t, b->addr, arch_sp(&s->regs)) :
+				    -1;
 	if (i >= 0) {
 		returned(t, i, s);
 		retbp_run_entry(t, s->cs.mem, &s->regs, b);
@@ -230,12 +251,11 @@ static void on_entry(struct task *t, struct breakpoint *b, struct stop *s)
 	}
 	const struct frame *top = t->nframes ? &t->frames[t->nframes - 1] :
 					       NULL;
-	uint64_t pf[2 + 6] = { arch_return_slot(&s->regs),
-			       top ? top->plt->got : 0 };
+	uint64_t pf[2 + ARCH_INT_ARGS] = { ret_word(&s->regs),
+					   top ? top->bpt->call.got : 0 };
 	mem_prefetch(pf, 2 + arch_int_args(&s->regs, pf + 2));
 	uint64_t ret = 0;
-	if (memsrc_read(s->cs.mem, pf[0], &ret, sizeof(ret)) == sizeof(ret) &&
-	    !same_call(top, b, s, ret) &&
+	if (read_ret(s->cs.mem, &s->regs, &ret) && !same_call(top, b, s, ret) &&
 	    (bpt_lookup(&p->bpts, ret) || entry_return_ok(p, s->cs.mem, ret))) {
 		bptproto_resolve(t, b);
 		entered(t, b, s, &s->regs, ret);
@@ -245,22 +265,21 @@ static void on_entry(struct task *t, struct breakpoint *b, struct stop *s)
 
 /* A call through the GOT with no stub (-fno-plt), about to run: report
  * its entry with the registers the callee will see at its first
- * instruction (for a call, the return address counts as pushed: the
- * stack arguments, at the site's [sp], are at the callee's [sp + 8]) and
- * ensure its return breakpoint; the caller then runs the instruction
- * displaced, so nothing is written.  A tail call (a jump) returns where
- * the return address at the stack top says, as a call through a stub. */
-static void site_entry(struct task *t, struct breakpoint *b, struct stop *s)
+ * instruction (arch_site_callee: for a call, the return address counts
+ * as pushed, on x86_64 the stack arguments at the site's [sp] are at the
+ * callee's [sp + 8]) and ensure its return breakpoint; the caller then
+ * runs the instruction displaced, so nothing is written.  A tail call
+ * (a jump) returns where the caller's return address says, as a call
+ * through a stub. */
+static void site_entry(struct task *t, struct breakpoint *b, struct bpt_stop *s)
 {
 	struct arch_regs callee = s->regs;
-	uint64_t ret = b->addr + b->site_len;
-	arch_site_callee(&callee, b->site_jump);
-	uint64_t slot = arch_return_slot(&callee);
-	uint64_t pf[1 + 6] = { slot };
+	uint64_t ret = b->addr + b->site.len;
+	arch_site_callee(&callee, b->site.jump, ret);
+	uint64_t pf[1 + ARCH_INT_ARGS] = { ret_word(&callee) };
 	unsigned n = 1 + arch_int_args(&callee, pf + 1);
 	mem_prefetch(pf, n);
-	if (b->site_jump &&
-	    memsrc_read(s->cs.mem, slot, &ret, sizeof(ret)) != sizeof(ret))
+	if (b->site.jump && !read_ret(s->cs.mem, &callee, &ret))
 		return; /* no return to wait for: run it untraced */
 	bptproto_resolve(t, b);
 	entered(t, b, s, &callee, ret);
@@ -268,70 +287,87 @@ static void site_entry(struct task *t, struct breakpoint *b, struct stop *s)
 
 /* A site breakpoint: first the return of a call that returns onto it
  * (back-to-back calls), then the site's own call. */
-static void on_site(struct task *t, struct breakpoint *b, struct stop *s)
+static void on_site(struct task *t, struct breakpoint *b, struct bpt_stop *s)
 {
 	long i = call_match(t, b->addr, arch_sp(&s->regs));
 	if (i >= 0) {
 		returned(t, i, s);
 		s->cs.at_entry = true;
 	}
-	if (!b->planned) {
-		retbp_plan(t, s->cs.mem, &s->regs, b);
-		b->planned = true;
+	if (!b->disp_ready) {
+		retbp_displace(t, s->cs.mem, &s->regs, b);
+		b->disp_ready = true;
 	}
 	site_entry(t, b, s);
 	retbp_run_displaced(t, b, &s->regs);
 }
 
-/* A SIGTRAP stop: ours if the IP is just past one of our int3s.  Past
- * a breakpoint whose displaced instruction is one byte long, the IP is
- * also where the copy came back to: then only siginfo tells an int3's
- * trap (SI_KERNEL) from a SIGTRAP sent by kill, raise or tgkill, which
- * is the program's (one GETSIGINFO, at those breakpoints only). */
+/* The return of a call that started at entry B: an IFUNC resolver's
+ * return value is the implementation it chose. */
+static void entry_returned(struct task *t, const struct breakpoint *b,
+			   struct bpt_stop *s)
+{
+	if (b->entry.ifunc)
+		entry_ifunc_returned(process_mem(t->proc), b,
+				     arch_retval(&s->regs));
+}
+
+static void on_rendezvous(struct task *t, struct breakpoint *b,
+			  struct bpt_stop *s)
+{
+	rtld_hit(t, b, &s->regs, s->cs.mem);
+}
+
+/* The kinds' handlers (bpt.h); BPT_SYSCALL's descriptors are in no
+ * table and never hit. */
+static const struct bpt_ops stub_ops = { .hit = on_stub };
+static const struct bpt_ops return_ops = { .hit = on_return };
+static const struct bpt_ops rendezvous_ops = { .hit = on_rendezvous };
+static const struct bpt_ops entry_ops = { .hit = on_entry,
+					  .returned = entry_returned };
+static const struct bpt_ops site_ops = { .hit = on_site };
+static const struct bpt_ops *const kind_ops[BPT_SYSCALL + 1] = {
+	[BPT_STUB] = &stub_ops,
+	[BPT_RETURN] = &return_ops,
+	[BPT_RENDEZVOUS] = &rendezvous_ops,
+	[BPT_ENTRY] = &entry_ops,
+	[BPT_SITE] = &site_ops,
+};
+
+/* A SIGTRAP stop: ours if the IP is where one of our breakpoints' trap
+ * leaves it (ARCH_DECR_PC_AFTER_BREAK past it).  Where a thread can
+ * also be there otherwise (retbp_ip_ambiguous: on x86_64 past a
+ * breakpoint whose displaced instruction is one byte long, where the
+ * copy came back to), only siginfo tells a breakpoint's trap
+ * (ARCH_BREAKPOINT_SI_CODE) from a SIGTRAP sent by kill, raise or
+ * tgkill, which is the program's (one GETSIGINFO, at those breakpoints
+ * only). */
 static bool on_trap(struct task *t)
 {
-	struct stop s;
+	struct bpt_stop s;
 	stop_init(&s, t, true);
 	if (tracee_get_regs(t->tid, &s.regs))
 		return true;
 	fast_learn(t, &s.regs);
 	uint64_t at = arch_ip(&s.regs) - ARCH_DECR_PC_AFTER_BREAK;
 	struct breakpoint *b = bpt_lookup(&process_mem(t->proc)->bpts, at);
-	if (fast_on && b && image_lifted(b) && tracee_trapped(t->tid)) {
-		/* It hit an int3 of ours that another thread's stop lifted
-		 * since: run what is there now (the original byte, put
-		 * back if the int3 is still there, as in a fork child whose
+	if (fast_on && b && bptmem_lifted(b) && tracee_trapped(t->tid)) {
+		/* It hit a breakpoint of ours that another thread's stop
+		 * lifted since: run what is there now (the original bytes,
+		 * put back if the breakpoint is still there, as in a fork child whose
 		 * copy missed the lift: else it would stop there for
 		 * ever). */
-		image_unlift_one(process_mem(t->proc), b);
+		bptmem_unlift_one(process_mem(t->proc), b);
 		arch_set_ip(&s.regs, at);
 		(void)tracee_set_regs(t->tid, &s.regs);
 		return true;
 	}
 	if (!b || !b->inserted)
 		return fast_trap(t, s.cs.mem, &s.regs);
-	if (b->plan.insn_len == 1 && !tracee_trapped(t->tid))
+	if (retbp_ip_ambiguous(b) && !tracee_trapped(t->tid))
 		return false;
 	arch_set_ip(&s.regs, at);
-	switch (b->kind) {
-	case BPT_PLT:
-		on_plt(t, b, &s);
-		break;
-	case BPT_RETURN:
-		on_return(t, b, &s);
-		break;
-	case BPT_RENDEZVOUS:
-		rtld_hit(t, b, &s.regs, s.cs.mem);
-		break;
-	case BPT_ENTRY:
-		on_entry(t, b, &s);
-		break;
-	case BPT_SITE:
-		on_site(t, b, &s);
-		break;
-	case BPT_SYSCALL: /* in no table */
-		break;
-	}
+	b->ops->hit(t, b, &s);
 	return true;
 }
 
@@ -408,8 +444,8 @@ static void on_signal(struct task *t, int sig, const struct tracee_kept *k)
 }
 
 /* After one of our traps: a signal kept for T while it was handled (one
- * that came during a step, or the SIGTRAP of the program's own int3
- * under ours) is shown and delivered as any other, but for two cases.
+ * that came during a step, or the SIGTRAP of the program's own
+ * breakpoint instruction under ours) is shown and delivered as any other, but for two cases.
  * A stop signal that a SIGCONT has overtaken meanwhile is not
  * delivered.  A signal that T blocks now is not shown: the kernel
  * queues it again and its own stop shows it, so that each delivery is
@@ -544,7 +580,8 @@ static void dispatch(pid_t tid, const struct tracee_event *ev)
 void backend_init(const struct options *o, struct protoset *ps)
 {
 	opts = o;
-	image_init(o);
+	bpt_set_ops(kind_ops);
+	bptmem_init(o);
 	fast_on = fast_init(o);
 	dwarf = dwarf_protos_new();
 	bptproto_init(ps, dwarf);

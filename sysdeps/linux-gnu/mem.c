@@ -13,10 +13,10 @@
 
 #define PAGE 4096UL
 /* The cache: up to NPAGES pages per stop (4 MiB), found through a hash
- * of NSLOTS slots.  Entries are valid for one generation; mem_reset
+ * of NBUCKETS buckets.  Entries are valid for one generation; mem_reset
  * starts the next, so dropping the cache costs nothing. */
 #define NPAGES 1024
-#define NSLOTS 2048
+#define NBUCKETS 2048
 /* Reads larger than this bypass the cache. */
 #define DIRECT_MIN (4 * PAGE)
 
@@ -32,11 +32,11 @@ struct page {
 static struct {
 	struct memsrc src;
 	pid_t pid;
-	int memfd;
-	struct page *pages;    /* NPAGES, allocated on first use */
-	size_t used;	       /* pages of this generation */
-	uint32_t slot[NSLOTS]; /* page index + 1 */
-	uint32_t slot_gen[NSLOTS];
+	int procmem;
+	struct page *pages;	   /* NPAGES, allocated on first use */
+	size_t used;		   /* pages of this generation */
+	uint32_t bucket[NBUCKETS]; /* page index + 1 */
+	uint32_t bucket_gen[NBUCKETS];
 	uint32_t gen;
 	unsigned long syscalls;
 	unsigned long peeks;
@@ -98,7 +98,7 @@ static size_t raw_read(uint64_t addr, void *buf, size_t len)
 	if (n == (ssize_t)len)
 		return len;
 	size_t got = n > 0 ? (size_t)n : 0;
-	if (n < 0 && errno == EPERM && mem.memfd >= 0)
+	if (n < 0 && errno == EPERM && mem.procmem >= 0)
 		mem.vm_refused = true; /* silent: the file reads it */
 	else if (n < 0 && !mem.vm_refused)
 		report(errno);
@@ -107,9 +107,9 @@ static size_t raw_read(uint64_t addr, void *buf, size_t len)
 	 * address exists, so the range is unreadable. */
 	if (addr + got > INT64_MAX || len - got > INT64_MAX - (addr + got))
 		return got;
-	if (mem.memfd >= 0) {
+	if (mem.procmem >= 0) {
 		mem.syscalls++;
-		ssize_t m = pread(mem.memfd, (char *)buf + got, len - got,
+		ssize_t m = pread(mem.procmem, (char *)buf + got, len - got,
 				  (off_t)(addr + got));
 		err = m < 0 ? errno : 0;
 		if (m < 0)
@@ -122,18 +122,18 @@ static size_t raw_read(uint64_t addr, void *buf, size_t len)
 	return got;
 }
 
-static size_t slot_of(uint64_t pa)
+static size_t bucket_of(uint64_t pa)
 {
 	return (size_t)(((pa >> 12) * 0x9E3779B97F4A7C15ULL) >> 40) &
-	       (NSLOTS - 1);
+	       (NBUCKETS - 1);
 }
 
 static struct page *find_page(uint64_t pa)
 {
-	for (size_t h = slot_of(pa); mem.slot_gen[h] == mem.gen;
-	     h = (h + 1) & (NSLOTS - 1))
-		if (mem.pages[mem.slot[h] - 1].addr == pa)
-			return &mem.pages[mem.slot[h] - 1];
+	for (size_t h = bucket_of(pa); mem.bucket_gen[h] == mem.gen;
+	     h = (h + 1) & (NBUCKETS - 1))
+		if (mem.pages[mem.bucket[h] - 1].addr == pa)
+			return &mem.pages[mem.bucket[h] - 1];
 	return NULL;
 }
 
@@ -146,12 +146,12 @@ static struct page *new_page(uint64_t pa)
 		mem.pages = xmalloc(NPAGES * sizeof(*mem.pages));
 	if (mem.used == NPAGES)
 		mem_reset();
-	size_t h = slot_of(pa);
-	while (mem.slot_gen[h] == mem.gen)
-		h = (h + 1) & (NSLOTS - 1);
+	size_t h = bucket_of(pa);
+	while (mem.bucket_gen[h] == mem.gen)
+		h = (h + 1) & (NBUCKETS - 1);
 	struct page *p = &mem.pages[mem.used++];
-	mem.slot[h] = (uint32_t)mem.used;
-	mem.slot_gen[h] = mem.gen;
+	mem.bucket[h] = (uint32_t)mem.used;
+	mem.bucket_gen[h] = mem.gen;
 	p->addr = pa;
 	return p;
 }
@@ -202,14 +202,14 @@ static void src_prefetch(struct memsrc *m, const uint64_t *addrs, size_t n)
 	mem_prefetch(addrs, n);
 }
 
-struct memsrc *mem_bind(pid_t pid, int memfd)
+struct memsrc *mem_bind(pid_t pid, int procmem)
 {
 	if (pid != mem.pid) {
 		mem_reset();
 		mem.vm_refused = false;
 	}
 	mem.pid = pid;
-	mem.memfd = memfd;
+	mem.procmem = procmem;
 	mem.src.read = cached_read;
 	mem.src.prefetch = src_prefetch;
 	return &mem.src;
@@ -219,7 +219,7 @@ void mem_reset(void)
 {
 	mem.used = 0;
 	if (++mem.gen == 0) {
-		memset(mem.slot_gen, 0, sizeof(mem.slot_gen));
+		memset(mem.bucket_gen, 0, sizeof(mem.bucket_gen));
 		mem.gen = 1;
 	}
 }
@@ -255,15 +255,15 @@ void mem_prefetch(const uint64_t *addrs, size_t n)
 		pg[j]->state = j < full ? PAGE_OK : PAGE_UNREAD;
 }
 
-int mem_write(int memfd, uint64_t addr, const void *buf, size_t len)
+int mem_write(int procmem, uint64_t addr, const void *buf, size_t len)
 {
-	/* Our own writes (breakpoints, slots) must not be read back stale. */
+	/* Our own writes (breakpoints, scratch cells, GOT slots) must not be read back stale. */
 	for (uint64_t pa = addr & ~(PAGE - 1); pa < addr + len; pa += PAGE)
 		if (find_page(pa)) {
 			mem_reset();
 			break;
 		}
-	ssize_t n = pwrite(memfd, buf, len, (off_t)addr);
+	ssize_t n = pwrite(procmem, buf, len, (off_t)addr);
 	if (n == (ssize_t)len)
 		return 0;
 	return n < 0 ? -errno : -EIO;

@@ -18,18 +18,18 @@
 
 #include "memsrc.h"
 
-/* Point the layer at process PID (MEMFD is its /proc/PID/mem or -1) and
+/* Point the layer at process PID (PROCMEM is its /proc/PID/mem or -1) and
  * return the memsrc to read it through.  Drops the cache when the process
  * changes. */
-struct memsrc *mem_bind(pid_t pid, int memfd);
+struct memsrc *mem_bind(pid_t pid, int procmem);
 /* Drop the cache: call before the tracee resumes. */
 void mem_reset(void);
 /* Read into the cache, in one system call, the pages holding the N
  * addresses (in order of importance: a failing page stops the batch). */
 void mem_prefetch(const uint64_t *addrs, size_t n);
-/* Write LEN bytes at ADDR through MEMFD (works on read-only text).
+/* Write LEN bytes at ADDR through PROCMEM (works on read-only text).
  * Returns 0 or -errno. */
-int mem_write(int memfd, uint64_t addr, const void *buf, size_t len);
+int mem_write(int procmem, uint64_t addr, const void *buf, size_t len);
 /* One process_vm_readv of the REMOTE spans of PID into LOCAL, past the
  * page cache (the --fast ring, which the program writes while it runs):
  * the bytes read, or -errno. */

@@ -99,9 +99,9 @@ void fast_fork(struct process *child, const struct process *parent)
 	(void)child, (void)parent;
 }
 
-void fast_release_child(int memfd, pid_t pid, const struct process *parent)
+void fast_release_child(int procmem, pid_t pid, const struct process *parent)
 {
-	(void)memfd, (void)pid, (void)parent;
+	(void)procmem, (void)pid, (void)parent;
 }
 
 void fast_detach(struct process *p)

@@ -6,58 +6,55 @@
 #include "arch.h"
 #include "bpt.h"
 #include "displace.h"
+#include "bptmem.h"
 #include "mem.h"
 #include "memsrc.h"
 #include "proc.h"
 #include "scratch.h"
 #include "tracee.h"
 
-static const uint8_t int3 = ARCH_BREAKPOINT;
 static unsigned long singlesteps;
 
-/* Read the original bytes at ADDR, undoing our own int3s in them. */
+/* Read the original bytes at ADDR, undoing our own breakpoints in
+ * them. */
 static void read_code(struct process *p, struct memsrc *m, uint64_t addr,
 		      uint8_t *buf, size_t len)
 {
 	size_t n = memsrc_read(m, addr, buf, len);
 	memset(buf + n, 0, len - n);
-	for (size_t i = 0; i < n; i++) {
-		struct breakpoint *b = bpt_lookup(&p->bpts, addr + i);
-		if (b && b->inserted)
-			buf[i] = b->orig;
-	}
+	bptmem_undo_bpts(&p->bpts, addr, buf, n);
 }
 
-/* Write B's copy of the instruction into its scratch SLOT; the plan
+/* Write B's copy of the instruction into its scratch CELL; the displacement
  * falls back to a single step if that fails. */
-static void place_copy(struct process *p, struct breakpoint *b, uint64_t slot)
+static void place_copy(struct process *p, struct breakpoint *b, uint64_t cell)
 {
-	if (mem_write(p->memfd, slot, b->plan.code, b->plan.code_len)) {
-		b->plan.kind = DISPLACE_STEP;
+	if (mem_write(p->procmem, cell, b->disp.code, b->disp.code_len)) {
+		b->disp.kind = DISPLACE_STEP;
 		return;
 	}
-	b->slot = slot;
+	b->cell = cell;
 }
 
-/* Plan B's displaced run from the original bytes CODE at its address. */
-static void plan(struct task *t, const struct arch_regs *regs,
-		 struct breakpoint *b, const uint8_t *code, size_t len)
+/* Prepare B's displaced run from the original bytes CODE at its address. */
+static void prepare(struct task *t, const struct arch_regs *regs,
+		    struct breakpoint *b, const uint8_t *code, size_t len)
 {
 	struct process *p = process_mem(t->proc);
-	/* Planned again (retbp_recheck): its copy goes where it was. */
-	uint64_t slot = b->slot ? b->slot : scratch_slot(t, regs, b->addr);
-	if (!slot || displace_plan(code, len, b->addr, slot, &b->plan))
-		b->plan.kind = DISPLACE_STEP;
-	if (b->plan.kind == DISPLACE_COPY)
-		place_copy(p, b, slot);
+	/* Prepared again (retbp_recheck): its copy goes where it was. */
+	uint64_t cell = b->cell ? b->cell : scratch_cell(t, regs, b->addr);
+	if (!cell || displace_prepare(code, len, b->addr, cell, &b->disp))
+		b->disp.kind = DISPLACE_STEP;
+	if (b->disp.kind == DISPLACE_COPY)
+		place_copy(p, b, cell);
 }
 
-void retbp_plan(struct task *t, struct memsrc *m, const struct arch_regs *regs,
-		struct breakpoint *b)
+void retbp_displace(struct task *t, struct memsrc *m,
+		    const struct arch_regs *regs, struct breakpoint *b)
 {
 	uint8_t code[ARCH_MAX_INSN + 1];
 	read_code(process_mem(t->proc), m, b->addr, code, sizeof(code));
-	plan(t, regs, b, code, sizeof(code));
+	prepare(t, regs, b, code, sizeof(code));
 }
 
 void retbp_arm(struct task *t, struct memsrc *m, const struct arch_regs *regs,
@@ -66,9 +63,9 @@ void retbp_arm(struct task *t, struct memsrc *m, const struct arch_regs *regs,
 	struct process *p = process_mem(t->proc);
 	uint8_t code[ARCH_MAX_INSN + 1];
 	read_code(p, m, b->addr, code, sizeof(code));
-	plan(t, regs, b, code, sizeof(code));
-	b->orig = code[0];
-	b->inserted = mem_write(p->memfd, b->addr, &int3, 1) == 0;
+	prepare(t, regs, b, code, sizeof(code));
+	memcpy(b->orig, code, ARCH_BREAKPOINT_LEN);
+	b->inserted = bptmem_write_bpt(p->procmem, b->addr) == 0;
 }
 
 void retbp_ensure(struct task *t, struct memsrc *m,
@@ -81,7 +78,8 @@ void retbp_ensure(struct task *t, struct memsrc *m,
 	else if (b->kind == BPT_RETURN && !b->inserted)
 		retbp_arm(t, m, regs, b); /* lifted by retbp_lift_unneeded */
 	else if (b->kind == BPT_ENTRY)
-		b->returns = true; /* its hits may be returns: see loop.c */
+		b->entry.returns =
+			true; /* its hits may be returns: see loop.c */
 }
 
 bool retbp_recheck(struct task *t, struct memsrc *m,
@@ -89,9 +87,9 @@ bool retbp_recheck(struct task *t, struct memsrc *m,
 {
 	struct process *p = process_mem(t->proc);
 	struct breakpoint *b = bpt_lookup(&p->bpts, ret);
-	uint8_t c;
+	uint8_t c[ARCH_BREAKPOINT_LEN];
 	if (!b || b->kind != BPT_RETURN || !b->inserted ||
-	    memsrc_read(m, ret, &c, 1) != 1 || c == int3)
+	    memsrc_read(m, ret, c, sizeof(c)) != sizeof(c) || bptmem_is_bpt(c))
 		return false;
 	b->inserted = false;
 	retbp_arm(t, m, regs, b);
@@ -120,21 +118,22 @@ void retbp_lift_unneeded(struct task *t, struct breakpoint *b)
 {
 	struct process *p = process_mem(t->proc);
 	struct need n = { p, b->addr, false };
-	if (b->kind != BPT_RETURN || !b->inserted || b->orig == ARCH_BREAKPOINT)
+	if (b->kind != BPT_RETURN || !b->inserted || bptmem_is_bpt(b->orig))
 		return;
 	task_foreach(find_need, &n);
 	if (n.needed)
 		return;
-	b->inserted = mem_write(p->memfd, b->addr, &b->orig, 1) != 0;
+	b->inserted = bptmem_write_orig(p->procmem, b) != 0;
 }
 
 /* Memory writes here fail only when the process is gone, which the event
  * loop learns from waitpid: their results are not checked. */
-/* The program's own int3 under one of ours (a call that returns onto
- * it): stepping it would raise a SIGTRAP that the step's wait takes for
- * its own, and the program's handler would never run.  Do what it does
- * untraced instead: the IP just past it, and the SIGTRAP of this very
- * trap (the stop's siginfo, SI_KERNEL) delivered at the resume. */
+/* The program's own breakpoint instruction under one of ours (a call
+ * that returns onto it): stepping it would raise a SIGTRAP that the
+ * step's wait takes for its own, and the program's handler would never
+ * run.  Do what it does untraced instead: the IP where its trap leaves
+ * it, and the SIGTRAP of this very trap (the stop's siginfo,
+ * ARCH_BREAKPOINT_SI_CODE) delivered at the resume. */
 static void own_trap(struct task *t, struct breakpoint *b,
 		     struct arch_regs *regs)
 {
@@ -147,36 +146,37 @@ void retbp_step_in_place(struct task *t, struct breakpoint *b,
 			 struct arch_regs *regs)
 {
 	struct process *p = process_mem(t->proc);
-	if (b->orig == ARCH_BREAKPOINT) {
+	if (bptmem_is_bpt(b->orig)) {
 		own_trap(t, b, regs);
 		return;
 	}
 	singlesteps++;
-	(void)mem_write(p->memfd, b->addr, &b->orig, 1);
+	(void)bptmem_write_orig(p->procmem, b);
 	arch_set_ip(regs, b->addr);
 	/* A failed wait leaves the task gone or stopped where the loop's
-	 * next report says: the int3 goes back either way. */
+	 * next report says: the breakpoint goes back either way. */
 	if (tracee_set_regs(t->tid, regs) == 0)
 		(void)tracee_step_trap(t);
-	(void)mem_write(p->memfd, b->addr, &int3, 1);
+	(void)bptmem_write_bpt(p->procmem, b->addr);
 }
 
 void retbp_run_displaced(struct task *t, struct breakpoint *b,
 			 struct arch_regs *regs)
 {
 	struct process *p = process_mem(t->proc);
-	switch (b->plan.kind) {
+	switch (b->disp.kind) {
 	case DISPLACE_COPY:
-		arch_set_ip(regs, b->slot);
+		arch_set_ip(regs, b->cell);
 		break;
 	case DISPLACE_JUMP:
-		arch_set_ip(regs, b->plan.target);
+		arch_set_ip(regs, b->disp.target);
 		break;
 	case DISPLACE_CALL: {
-		uint64_t slot = arch_push_return(regs);
-		(void)mem_write(p->memfd, slot, &b->plan.ret_addr,
-				sizeof(b->plan.ret_addr));
-		arch_set_ip(regs, b->plan.target);
+		uint64_t word = arch_push_return(regs, b->disp.ret_addr);
+		if (word)
+			(void)mem_write(p->procmem, word, &b->disp.ret_addr,
+					sizeof(b->disp.ret_addr));
+		arch_set_ip(regs, b->disp.target);
 		break;
 	}
 	case DISPLACE_STEP:
@@ -191,9 +191,9 @@ void retbp_run_displaced(struct task *t, struct breakpoint *b,
 void retbp_run_entry(struct task *t, struct memsrc *m, struct arch_regs *regs,
 		     struct breakpoint *b)
 {
-	if (!b->planned) {
-		retbp_plan(t, m, regs, b);
-		b->planned = true;
+	if (!b->disp_ready) {
+		retbp_displace(t, m, regs, b);
+		b->disp_ready = true;
 	}
 	arch_set_ip(regs, b->addr);
 	retbp_run_displaced(t, b, regs);
@@ -211,6 +211,12 @@ void retbp_jump(struct task *t, struct memsrc *m, struct arch_regs *regs,
 	/* A failure is reported (unless the task is gone); the loop resumes
 	 * the task either way. */
 	(void)tracee_set_regs(t->tid, regs);
+}
+
+bool retbp_ip_ambiguous(const struct breakpoint *b)
+{
+	return ARCH_DECR_PC_AFTER_BREAK != 0 &&
+	       b->disp.insn_len == ARCH_DECR_PC_AFTER_BREAK;
 }
 
 unsigned long retbp_singlesteps(void)

@@ -31,7 +31,7 @@
 #include "entry.h"
 #include "debug.h"
 #include "error.h"
-#include "image.h"
+#include "bptmem.h"
 #include "library.h"
 #include "mem.h"
 #include "memsrc.h"
@@ -165,7 +165,7 @@ static struct library *open_new(struct process *p, const struct lm *e)
 		name = realpath(file, path) ? path : file;
 	}
 	char err[256];
-	struct library *l = library_new(name, name, image_library_flags(), err,
+	struct library *l = library_new(name, name, bptmem_library_flags(), err,
 					sizeof(err));
 	if (!l)
 		return NULL;
@@ -205,7 +205,7 @@ static void drop_gone(struct process *p)
 		struct library *next = l->next;
 		debug_msg(DEBUG_LIBRARIES, "pid %d: %s gone", (int)p->pid,
 			  l->path);
-		image_remove(p, l);
+		bptmem_remove(p, l);
 		library_unlink(p, l);
 		library_free(l);
 		l = next;
@@ -225,7 +225,7 @@ static void sync_objects(struct process *p, struct memsrc *m, uint64_t first)
 	for (size_t i = 0; i < s.nfresh; i++)
 		debug_msg(DEBUG_LIBRARIES, "pid %d: %s at %#lx", (int)p->pid,
 			  s.fresh[i]->path, (unsigned long)s.fresh[i]->bias);
-	image_add(p, s.fresh, s.nfresh);
+	bptmem_add(p, s.fresh, s.nfresh);
 	/* The dynamic linker has relocated them by now (it reports the
 	 * objects before their initialisers run, after their relocation). */
 	entry_find_impls(p, m);
@@ -268,7 +268,7 @@ void rtld_setup_exec(struct task *t)
 {
 	struct process *p = t->proc;
 	const struct library *l = library_main(p);
-	if (!l || !l->image.interp || p->memfd < 0)
+	if (!l || !l->image.interp || p->procmem < 0)
 		return; /* static: no dynamic linker, no libraries */
 	uint64_t base = procfs_auxv(p->pid, AT_BASE);
 	uint64_t brk = 0;
@@ -278,15 +278,15 @@ void rtld_setup_exec(struct task *t)
 			  (int)p->pid, l->image.interp);
 		return;
 	}
-	arm(t, mem_bind(p->pid, p->memfd), brk);
+	arm(t, mem_bind(p->pid, p->procmem), brk);
 }
 
 void rtld_setup_attach(struct task *t)
 {
 	struct process *p = t->proc;
-	if (p->memfd < 0)
+	if (p->procmem < 0)
 		return;
-	struct memsrc *m = mem_bind(p->pid, p->memfd);
+	struct memsrc *m = mem_bind(p->pid, p->procmem);
 	struct r_debug rd;
 	if (!read_r_debug(p, m, &rd)) {
 		/* static, or nothing loaded by a dynamic linker: the

@@ -8,12 +8,12 @@
 
 struct arch_regs;
 
-/* T's process has just exec'd (one thread; image_setup has read its
+/* T's process has just exec'd (one thread; bptmem_setup has read its
  * program): find its dynamic linker and put the rendezvous breakpoint on
  * its r_brk.  Nothing for a static program; a dynamic linker without
  * the rendezvous is reported.  T's registers are left as they were. */
 void rtld_setup_exec(struct task *t);
-/* T's process has just been attached (every thread stopped; image_setup
+/* T's process has just been attached (every thread stopped; bptmem_setup
  * has read its program): find r_debug through the program's DT_DEBUG,
  * read the objects loaded so far (placing their breakpoints), and put
  * the rendezvous breakpoint on r_brk. */

@@ -17,8 +17,10 @@
 #endif
 
 #define SCRATCH_SIZE (64 * 1024UL)
-/* Keep a margin inside the +-2 GiB of a rel32 displacement. */
-#define REACH ((1UL << 31) - 2 * SCRATCH_SIZE)
+/* Keep a margin inside the reach of the jumps between a displaced copy
+ * and its code (x86_64: the +-2 GiB of a rel32; aarch64: the +-128 MiB
+ * of a B). */
+#define REACH (ARCH_SCRATCH_REACH - 2 * SCRATCH_SIZE)
 #define MIN_ADDR 0x10000UL
 
 static uint64_t distance(uint64_t a, uint64_t b)
@@ -70,14 +72,14 @@ static bool in_reach(const struct scratch *s, uint64_t near)
 	       distance(near, s->base + s->size) < REACH;
 }
 
-/* The first region of a process gets the "syscall; int3" in its first
- * slot. */
+/* The first region of a process gets ARCH_SYSCALL_INSN (x86_64:
+ * "syscall; int3") in its first cell. */
 static void place_syscall_insn(struct process *p, struct scratch *s)
 {
 	static const uint8_t insn[] = ARCH_SYSCALL_INSN;
-	if (mem_write(p->memfd, s->base, insn, sizeof(insn)) == 0)
+	if (mem_write(p->procmem, s->base, insn, sizeof(insn)) == 0)
 		p->syscall_insn = s->base;
-	s->used = DISPLACE_SLOT_SIZE;
+	s->used = DISPLACE_CELL_SIZE;
 }
 
 static struct scratch *map_region(struct task *t, const struct arch_regs *saved,
@@ -103,7 +105,7 @@ static struct scratch *map_region(struct task *t, const struct arch_regs *saved,
 	return s;
 }
 
-uint64_t scratch_slot(struct task *t, const struct arch_regs *saved,
+uint64_t scratch_cell(struct task *t, const struct arch_regs *saved,
 		      uint64_t near)
 {
 	struct process *p = process_mem(t->proc);
@@ -116,9 +118,9 @@ uint64_t scratch_slot(struct task *t, const struct arch_regs *saved,
 		s = map_region(t, saved, near);
 	if (!s)
 		return 0;
-	uint64_t slot = s->base + s->used;
-	s->used += DISPLACE_SLOT_SIZE;
-	return slot;
+	uint64_t cell = s->base + s->used;
+	s->used += DISPLACE_CELL_SIZE;
+	return cell;
 }
 
 bool scratch_contains(const struct process *p, uint64_t ip)

@@ -1,6 +1,6 @@
 /* Scratch memory: regions mapped into a tracee (by injected mmap) near its
- * code, handed out in DISPLACE_SLOT_SIZE slots for displaced instructions.
- * The first slot of a process's first region holds the "syscall; int3"
+ * code, handed out in DISPLACE_CELL_SIZE cells for displaced instructions.
+ * The first cell of a process's first region holds the ARCH_SYSCALL_INSN
  * that later injected system calls run. */
 #ifndef LTRACE_SCRATCH_H
 #define LTRACE_SCRATCH_H
@@ -12,11 +12,11 @@
 
 struct arch_regs;
 
-/* A free slot within reach (+-2 GiB) of NEAR in T's address space,
+/* A free cell within reach (+-2 GiB) of NEAR in T's address space,
  * mapping a new region if needed (T's registers are SAVED; the caller
  * restores them with its next tracee_set_regs).  0 if none could be
  * had. */
-uint64_t scratch_slot(struct task *t, const struct arch_regs *saved,
+uint64_t scratch_cell(struct task *t, const struct arch_regs *saved,
 		      uint64_t near);
 /* Whether IP is in one of P's regions. */
 bool scratch_contains(const struct process *p, uint64_t ip);

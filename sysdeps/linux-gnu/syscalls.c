@@ -35,7 +35,7 @@
 #include "xmalloc.h"
 
 /* The native ABI's names by number (designated initializers), generated
- * from <asm/unistd_64.h> by Makefile.am. */
+ * from the architecture's <asm/unistd.h> by Makefile.am. */
 static const char *const names[] = {
 #include "syscallnames.h"
 };
@@ -65,12 +65,12 @@ static struct breakpoint *desc_new(const char *name)
 	struct breakpoint *b = xcalloc(1, sizeof(*b));
 	char label[64];
 	b->kind = BPT_SYSCALL;
-	b->name = xstrdup(name);
+	b->call.name = xstrdup(name);
 	snprintf(label, sizeof(label), "%s@SYS", name);
-	b->label = xstrdup(label);
+	b->call.label = xstrdup(label);
 	const struct protolib *pl = protoset_library(protos, "syscalls");
-	b->proto = pl ? protolib_lookup(pl, name) : NULL;
-	b->proto_done = true;
+	b->call.proto = pl ? protolib_lookup(pl, name) : NULL;
+	b->call.proto_done = true;
 	return b;
 }
 
@@ -111,7 +111,7 @@ static void sysstop_init(struct sysstop *s, struct task *t, bool at_entry)
 {
 	struct process *p = process_mem(t->proc);
 	memset(s, 0, sizeof(*s));
-	s->cs.mem = mem_bind(p->pid, p->memfd);
+	s->cs.mem = mem_bind(p->pid, p->procmem);
 	s->cs.regs = &s->regs.r;
 	s->cs.fpregs = NULL;
 	s->cs.at_entry = at_entry;
@@ -119,7 +119,7 @@ static void sysstop_init(struct sysstop *s, struct task *t, bool at_entry)
 
 static bool in_syscall(const struct task *t)
 {
-	return t->nframes && t->frames[t->nframes - 1].plt->kind == BPT_SYSCALL;
+	return t->nframes && t->frames[t->nframes - 1].bpt->kind == BPT_SYSCALL;
 }
 
 static void sys_entry(struct task *t, const struct __ptrace_syscall_info *si)
@@ -134,9 +134,14 @@ static void sys_entry(struct task *t, const struct __ptrace_syscall_info *si)
 			    si->instruction_pointer);
 	/* Its "return address" (what -i shows) is where it returns to,
 	 * just past the syscall instruction; no return breakpoint is hit
-	 * while it is the innermost call. */
+	 * while it is the innermost call.  Its stack pointer is kept one
+	 * below the task's: the function that makes it may run on the one
+	 * its own pending call was entered with (aarch64, where a call
+	 * leaves nothing on the stack: a leaf's svc), which would make that
+	 * call look unwound by this one (call_unwound). */
 	call_entry(t, desc(si->arch, si->entry.nr), &s.cs,
-		   si->instruction_pointer, si->stack_pointer, task_prints(t));
+		   si->instruction_pointer, si->stack_pointer - 1,
+		   task_prints(t));
 }
 
 static void sys_exit(struct task *t, const struct __ptrace_syscall_info *si)
@@ -168,8 +173,8 @@ static void desc_free(struct breakpoint *b)
 {
 	if (!b)
 		return;
-	free(b->name);
-	free(b->label);
+	free(b->call.name);
+	free(b->call.label);
 	free(b);
 }
 

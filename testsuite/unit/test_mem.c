@@ -147,8 +147,8 @@ int main(void)
 	}
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
-	int memfd = open(path, O_RDWR | O_CLOEXEC);
-	struct memsrc *m = mem_bind(pid, memfd);
+	int procmem = open(path, O_RDWR | O_CLOEXEC);
+	struct memsrc *m = mem_bind(pid, procmem);
 	unsigned long peeks = mem_peeks();
 	test_edge(m, &l);
 	test_big(m, &l);
@@ -172,6 +172,6 @@ int main(void)
 	mem_reset();
 	char c;
 	CHECK(memsrc_read(m, l.big, &c, 1) == 0, "read of a dead process");
-	close(memfd);
+	close(procmem);
 	return check_exit();
 }

@@ -277,8 +277,8 @@ static void plan_step(struct displaced *out, unsigned insn_len)
 	out->insn_len = insn_len;
 }
 
-int displace_plan(const uint8_t *insn, size_t len, uint64_t addr, uint64_t slot,
-		  struct displaced *out)
+int displace_prepare(const uint8_t *insn, size_t len, uint64_t addr,
+		     uint64_t slot, struct displaced *out)
 {
 	struct seq s = { .n = 0 };
 	uint32_t w;

@@ -29,7 +29,7 @@
 enum plan_opcode {
 	/* End of the plan. */
 	PLAN_END = 0,
-	/* r[dst] = the integer argument slot A: the A-th integer argument
+	/* r[dst] = the integer argument word A: the A-th integer argument
 	 * register in the calling convention's order (planarch.c numbers
 	 * them; 6 and up: the stack words above the return address), or,
 	 * in a return plan, PLAN_ARG_RET0 and PLAN_ARG_RET1: the return
@@ -57,9 +57,9 @@ enum plan_opcode {
 	PLAN_XMM,
 };
 
-/* PLAN_ARG's slots of the return value (a return plan runs with the
+/* PLAN_ARG's words for the return value (a return plan runs with the
  * argument registers of the entry and these).  A return plan reads no
- * stack slot: the callee owns those words and may have changed them. */
+ * stack word: the callee owns those words and may have changed them. */
 #define PLAN_ARG_RET0 0x40000000u
 #define PLAN_ARG_RET1 0x40000001u
 

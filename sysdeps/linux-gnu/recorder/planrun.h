@@ -7,7 +7,7 @@
  * tracer's unit tests.  Loops that copy or clear memory hold a compiler
  * barrier so that GCC cannot turn them into calls to memcpy or memset,
  * which the blob does not have.  x86-64 only (little-endian words, the
- * psABI's stack slots).
+ * psABI's stack words).
  *
  * A plan is untrusted input here: a bad register number or opcode ends
  * it (what was appended so far stays), and no plan runs more than
@@ -286,7 +286,7 @@ static inline uint64_t plan_read_word(struct plan_state *s, uint64_t addr)
 	return v;
 }
 
-/* The integer argument slot A: a register, the return value's, or a
+/* The integer argument word A: a register, the return value's, or a
  * stack word above the return address (zero where it cannot be read). */
 static inline uint64_t plan_arg(struct plan_state *s, uint32_t a)
 {
@@ -358,7 +358,7 @@ static inline void plan_step(struct plan_state *s, const struct plan_op *op)
  * (struct plan_chunk + bytes, plan.h) at OUT (8-byte aligned), at most
  * ROOM bytes; return the bytes written.  COPY(CTX, ADDR, DST, LEN) copies
  * up to LEN bytes from the program's memory and returns how many it could
- * (short at unreadable memory; it never faults).  Stack argument slots
+ * (short at unreadable memory; it never faults).  Stack argument words
  * (PLAN_ARG with A >= 6) are read through COPY at SP + 8 + 8 * (A - 6).
  * A chunk never runs past ROOM: a copy that would is cut, its WANTED
  * says what was asked and carries PLAN_CHUNK_CUT; a chunk whose header

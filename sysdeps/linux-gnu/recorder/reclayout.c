@@ -26,12 +26,12 @@ static int pow2(uint64_t n)
 }
 
 int rec_layout_init(struct rec_layout *l, uint32_t nfunc, uint64_t plan_bytes,
-		    uint32_t nslot, uint32_t depth, uint64_t ring)
+		    uint32_t nshadow, uint32_t depth, uint64_t ring)
 {
-	if (!pow2(nslot) || depth >= 65536 || !pow2(ring) || ring < 4 * PAGE)
+	if (!pow2(nshadow) || depth >= 65536 || !pow2(ring) || ring < 4 * PAGE)
 		return -EINVAL;
 	l->nfunc = nfunc;
-	l->nslot = nslot;
+	l->nshadow = nshadow;
 	l->depth = depth;
 	l->ring = ring;
 	l->tramp = 0;
@@ -41,7 +41,7 @@ int rec_layout_init(struct rec_layout *l, uint32_t nfunc, uint64_t plan_bytes,
 	l->plans = l->ftab + page_up((uint64_t)nfunc * sizeof(struct rec_func));
 	l->shadow = l->plans + page_up(plan_bytes);
 	l->ranges =
-		l->shadow + page_up((uint64_t)nslot * rec_shadow_size(depth));
+		l->shadow + page_up((uint64_t)nshadow * rec_shadow_size(depth));
 	l->data = l->ranges + page_up(REC_NRANGE * sizeof(struct rec_range));
 	l->size = l->data + ring;
 	return 0;
@@ -57,7 +57,7 @@ void rec_shared_init(struct rec_shared *s, const struct rec_layout *l,
 	s->pid = pid;
 	s->ftab = base + l->ftab;
 	s->shadow = base + l->shadow;
-	s->nslot = l->nslot;
+	s->nshadow = l->nshadow;
 	s->depth = l->depth;
 	s->data = base + l->data;
 	s->size = l->ring;

@@ -84,7 +84,7 @@ static void put_pad(struct rec_shared *s, uint64_t pos, uint64_t len)
 	publish(s, pos, h);
 }
 
-/* The thread's writers between reservation and commit, in its slot SH
+/* The thread's writers between reservation and commit, in its shadow stack SH
  * (one instruction: atomic against the thread's own handlers). */
 static void pending_add(struct rec_shadow *sh, long n)
 {
@@ -95,7 +95,7 @@ static void pending_add(struct rec_shadow *sh, long n)
 /* LEN bytes of the ring (a multiple of REC_ALIGN, at most size / 2):
  * their position.  A record that would straddle the end takes the rest
  * of the lap as a pad before it.  A full ring traps to the tracer.  SH
- * is the thread's slot, whose PENDING the caller counted itself in. */
+ * is the thread's shadow stack, whose PENDING the caller counted itself in. */
 
 static uint64_t reserve(struct rec_shared *s, struct rec_shadow *sh,
 			uint64_t len)
@@ -141,32 +141,32 @@ static void give_back(struct rec_shared *s, uint64_t pos, uint64_t len,
 	put_pad(s, pos + used, len - used);
 }
 
-/* The first slot to look at for THREAD, of N (a power of two). */
+/* The first shadow stack to look at for THREAD, of N (a power of two). */
 static uint64_t hash_thread(uint64_t thread, uint32_t n)
 {
 	return ((thread >> 4) * 0x9e3779b97f4a7c15ull >> 32) & (n - 1);
 }
 
-static struct rec_shadow *slot_at(const struct rec_shared *s, uint64_t i)
+static struct rec_shadow *shadow_at(const struct rec_shared *s, uint64_t i)
 {
 	return (struct rec_shadow *)(s->shadow + i * rec_shadow_size(s->depth));
 }
 
-/* THREAD's slot, or NULL.  Only THREAD claims a slot for itself (a
+/* THREAD's shadow stack, or NULL.  Only THREAD claims one for itself (a
  * handler of it may interrupt the claim), so looking along the probe
- * sequence up to the first never-used slot finds its slot if it has
- * one; only then is a slot claimed, the first never-used or freed (whose
- * state and pending words the tracer left 0: a handler may use the slot
+ * sequence up to the first never-used one finds its own if it has
+ * one; only then is one claimed, the first never-used or freed (whose
+ * state and pending words the tracer left 0: a handler may use the shadow stack
  * as soon as the claim is made). */
 static struct rec_shadow *shadow_of(struct rec_shared *s, uint64_t thread,
 				    int claim)
 {
-	uint32_t n = s->nslot;
-	if (!n || thread <= REC_SLOT_FREE)
+	uint32_t n = s->nshadow;
+	if (!n || thread <= REC_SHADOW_FREE)
 		return NULL;
 	uint64_t first = hash_thread(thread, n);
 	for (uint64_t k = 0, i = first; k < n; k++, i = (i + 1) & (n - 1)) {
-		struct rec_shadow *sh = slot_at(s, i);
+		struct rec_shadow *sh = shadow_at(s, i);
 		uint64_t o = __atomic_load_n(&sh->owner, __ATOMIC_ACQUIRE);
 		if (o == thread)
 			return sh;
@@ -175,9 +175,9 @@ static struct rec_shadow *shadow_of(struct rec_shared *s, uint64_t thread,
 	}
 	for (uint64_t k = 0, i = first; claim && k < n;
 	     k++, i = (i + 1) & (n - 1)) {
-		struct rec_shadow *sh = slot_at(s, i);
+		struct rec_shadow *sh = shadow_at(s, i);
 		uint64_t o = __atomic_load_n(&sh->owner, __ATOMIC_ACQUIRE);
-		if ((o == 0 || o == REC_SLOT_FREE) &&
+		if ((o == 0 || o == REC_SHADOW_FREE) &&
 		    __atomic_compare_exchange_n(&sh->owner, &o, thread, 0,
 						__ATOMIC_ACQ_REL,
 						__ATOMIC_ACQUIRE))
@@ -458,7 +458,7 @@ static int hook(struct rec_shared *s, struct rec_shadow *sh, struct rec_call *r,
 {
 	if (push_call(s, sh, r, pos))
 		return 1;
-	r->h.flags |= REC_CALL_NOSLOT;
+	r->h.flags |= REC_CALL_NOSHADOW;
 	__atomic_fetch_add(&s->unhooked, 1, __ATOMIC_RELAXED);
 	return 0;
 }
@@ -480,8 +480,8 @@ uint64_t rec_enter(struct rec_frame *f)
 	uint64_t idx = f->gpr[REC_G_R11];
 	const struct rec_func *fn = (const struct rec_func *)s->ftab + idx;
 	uint64_t sp = rec_frame_sp(f);
-	uint64_t *slot = (uint64_t *)sp;
-	int tail = *slot == (uint64_t)rec_return;
+	uint64_t *ret_word = (uint64_t *)sp;
+	int tail = *ret_word == (uint64_t)rec_return;
 	int want = !tail && (fn->flags & REC_FN_RETURNS);
 	struct rec_res res = { .sh = shadow_of(s, rec_thread(), 1) };
 	if (res.sh && (want || tail))
@@ -493,7 +493,7 @@ uint64_t rec_enter(struct rec_frame *f)
 		begin(s, &res, rec_align(sizeof(struct rec_call) + room), &buf);
 	if (res.sync && room > REC_SYNC_ROOM)
 		room = REC_SYNC_ROOM;
-	fill_call(s, r, f, idx, tail ? tail_site(res.sh, sp) : *slot);
+	fill_call(s, r, f, idx, tail ? tail_site(res.sh, sp) : *ret_word);
 	if (tail)
 		r->h.flags |= REC_CALL_TAIL;
 	if (fn->plan)
@@ -507,9 +507,9 @@ uint64_t rec_enter(struct rec_frame *f)
 		(void)push_call(s, res.sh, r, res.pos);
 	end(s, &res, &r->h, rec_align(sizeof(*r) + r->used));
 	if (hooked)
-		*slot = (uint64_t)rec_return;
+		*ret_word = (uint64_t)rec_return;
 	/* A return no shadow entry could hold (a recursion deeper than the
-	 * shadow stack, a thread without a slot): the tracer, at this trap,
+	 * shadow stack, a thread without one): the tracer, at this trap,
 	 * puts a return breakpoint under it instead. */
 	if (want && !hooked)
 		rec_trap_full();

@@ -34,7 +34,7 @@
  * Unless the writer is a signal handler that interrupted a writer of
  * its own thread between reservation and commit: the record in the way
  * may be that writer's, which cannot go on before the handler returns.
- * Such a writer (its thread's slot says so, rec_shadow.pending) never
+ * Such a writer (its thread's shadow stack says so, rec_shadow.pending) never
  * waits for room: it builds its record on its stack (the chunks cut to
  * REC_SYNC_ROOM bytes) and executes the int3 at rec_blob_trap_sync with
  * the record's address in rdi.  The tracer drains the ring, reads that
@@ -99,9 +99,9 @@ enum rec_call_flags {
 	 * a tail call from a hooked function, whose return record is the
 	 * return of this one too.  SITE is that function's call site. */
 	REC_CALL_TAIL = 2,
-	/* Its return was wanted but not hooked: no shadow stack slot was
+	/* Its return was wanted but not hooked: no shadow stack was
 	 * free for the thread, or its shadow stack was full. */
-	REC_CALL_NOSLOT = 4,
+	REC_CALL_NOSHADOW = 4,
 	/* The plan stopped at the record's room (rec_shared.max_record). */
 	REC_CALL_CUT = 8,
 };
@@ -178,7 +178,7 @@ struct rec_shadow_entry {
 	uint64_t args[6];
 };
 
-/* A thread's slot: OWNER is its TCB (0: never used, REC_SLOT_FREE: the
+/* A thread's shadow stack: OWNER is its TCB (0: never used, REC_SHADOW_FREE: the
  * tracer freed it, after it zeroed STATE and PENDING).  Its shadow stack: STATE is the depth in the low 16
  * bits and a count of changes above them, so that a handler that ran in
  * between makes the interrupted push or pop start again; the
@@ -192,7 +192,7 @@ struct rec_shadow {
 	uint64_t pad;
 	struct rec_shadow_entry e[];
 };
-#define REC_SLOT_FREE 1ull
+#define REC_SHADOW_FREE 1ull
 #define rec_shadow_size(depth)       \
 	(sizeof(struct rec_shadow) + \
 	 (uint64_t)(depth) * sizeof(struct rec_shadow_entry))
@@ -215,8 +215,8 @@ struct rec_shared {
 	uint32_t nfunc;	  /* entries in the function table */
 	uint64_t pid;	  /* for process_vm_readv; 0: getpid() */
 	uint64_t ftab;	  /* address of struct rec_func[nfunc] */
-	uint64_t shadow;  /* address of nslot shadow stacks */
-	uint32_t nslot;	  /* slots (threads at once), a power of two */
+	uint64_t shadow;  /* address of nshadow shadow stacks */
+	uint32_t nshadow; /* shadow stacks (threads at once), a power of two */
 	uint32_t depth;	  /* entries per shadow stack, < 65536 */
 	uint64_t data;	  /* address of the ring's data */
 	uint64_t size;	  /* the ring's data bytes, a power of two */
@@ -238,7 +238,7 @@ struct rec_shared {
 	uint64_t range_misses;
 	uint64_t records;    /* records committed, pads excluded */
 	uint64_t full_traps; /* int3s at rec_blob_trap_full */
-	uint64_t unhooked;   /* wanted returns not hooked (REC_CALL_NOSLOT) */
+	uint64_t unhooked;   /* wanted returns not hooked (REC_CALL_NOSHADOW) */
 	uint64_t unwound;    /* shadow entries dropped as gone */
 	uint64_t drains;     /* REC_FN_DRAIN traps at rec_blob_trap_full */
 	uint64_t syncs;	     /* records handed over at rec_blob_trap_sync */

@@ -1,7 +1,7 @@
 /* Displaced execution of one x86_64 instruction: see ltrace/displace.h.
  *
  * The instruction is decoded with Zydis and turned into a short,
- * position-exact sequence for its slot in the scratch page.  The sequence
+ * position-exact sequence for its cell in the scratch page.  The sequence
  * never depends on register values, so one copy serves every thread.
  *
  * Encoding facts used below (Intel SDM vol. 2):
@@ -31,19 +31,19 @@
 struct ctx {
 	const uint8_t *bytes; /* original instruction */
 	uint64_t addr;	      /* its address in the tracee */
-	uint64_t slot;	      /* where out->code will live */
+	uint64_t cell;	      /* where out->code will live */
 	ZydisDecodedInstruction zi;
 	ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
 	struct displaced *out;
 };
 
-/* Append N bytes to the slot's code D->code, as all code_* functions do;
- * on overflow, mark the plan as too long (checked once, at the end, by
- * displace_plan). */
+/* Append N bytes to the cell's code D->code, as all code_* functions do;
+ * on overflow, mark the copy as too long (checked once, at the end, by
+ * displace_prepare). */
 static void code_add(struct displaced *d, const void *p, unsigned n)
 {
-	if (d->code_len + n > DISPLACE_SLOT_SIZE) {
-		d->code_len = DISPLACE_SLOT_SIZE + 1;
+	if (d->code_len + n > DISPLACE_CELL_SIZE) {
+		d->code_len = DISPLACE_CELL_SIZE + 1;
 		return;
 	}
 	memcpy(d->code + d->code_len, p, n);
@@ -124,8 +124,8 @@ static int rel_operand(const struct ctx *c)
 
 /* Append BYTES (the instruction, possibly with its opcode changed but
  * with the original length and layout) and retarget a RIP-relative
- * disp32 so that it designates the same absolute address from the slot.
- * False when that address is out of the ±2 GiB reach of the slot, or
+ * disp32 so that it designates the same absolute address from the cell.
+ * False when that address is out of the ±2 GiB reach of the cell, or
  * EIP-relative (67 prefix), which is not worth relocating. */
 static bool code_relocated(struct ctx *c, const uint8_t *bytes)
 {
@@ -138,13 +138,13 @@ static bool code_relocated(struct ctx *c, const uint8_t *bytes)
 	if (i < 0)
 		return true;
 	if (c->ops[i].mem.base != ZYDIS_REGISTER_RIP ||
-	    c->zi.raw.disp.size != 32 || d->code_len > DISPLACE_SLOT_SIZE)
+	    c->zi.raw.disp.size != 32 || d->code_len > DISPLACE_CELL_SIZE)
 		return false;
 	ZyanU64 abs;
 	if (!ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&c->zi, &c->ops[i], c->addr,
 						   &abs)))
 		return false;
-	int64_t disp = (int64_t)(abs - (c->slot + at + len));
+	int64_t disp = (int64_t)(abs - (c->cell + at + len));
 	if (!fits_i32(disp))
 		return false;
 	put_le(d->code + at + c->zi.raw.disp.offset, (uint64_t)disp, 4);
@@ -165,7 +165,7 @@ static bool plan_copy(struct ctx *c)
 	return true;
 }
 
-/* call rel32, done in the slot:
+/* call rel32, done in the cell:
  *	lea rsp, [rsp-8]	48 8D 64 24 F8 (lea, unlike sub, keeps flags)
  *	mov dword [rsp], lo	C7 04 24 imm32
  *	mov dword [rsp+4], hi	C7 44 24 04 imm32
@@ -239,7 +239,7 @@ static bool plan_relative(struct ctx *c, int i)
 	}
 }
 
-/* call r/m64 (FF /2), done in the slot.  The target is read first, as
+/* call r/m64 (FF /2), done in the cell.  The target is read first, as
  * the CPU does, by PUSH r/m64 (FF /6) with the same prefixes, ModRM, SIB
  * and displacement; PUSH computes an RSP-based address, and reads RSP as
  * a register operand, before decrementing RSP, exactly like CALL.  So no
@@ -285,7 +285,7 @@ static bool is_trap(ZydisMnemonic mn)
 	       mn == ZYDIS_MNEMONIC_INT || mn == ZYDIS_MNEMONIC_INTO;
 }
 
-static bool plan_dispatch(struct ctx *c)
+static bool prepare_dispatch(struct ctx *c)
 {
 	int rel = rel_operand(c);
 
@@ -317,17 +317,17 @@ static void plan_step(struct displaced *out, unsigned insn_len)
 	out->insn_len = insn_len;
 }
 
-int displace_plan(const uint8_t *insn, size_t len, uint64_t addr, uint64_t slot,
-		  struct displaced *out)
+int displace_prepare(const uint8_t *insn, size_t len, uint64_t addr,
+		     uint64_t cell, struct displaced *out)
 {
-	struct ctx c = { .bytes = insn, .addr = addr, .slot = slot, .out = out };
+	struct ctx c = { .bytes = insn, .addr = addr, .cell = cell, .out = out };
 
 	plan_step(out, 0);
 	if (insn == NULL || len == 0 || !decode(&c, insn, len))
 		return -EINVAL;
 	out->insn_len = c.zi.length;
 	out->kind = DISPLACE_COPY;
-	if (!plan_dispatch(&c) || out->code_len > DISPLACE_SLOT_SIZE)
+	if (!prepare_dispatch(&c) || out->code_len > DISPLACE_CELL_SIZE)
 		plan_step(out, c.zi.length);
 	return 0;
 }

@@ -1,7 +1,7 @@
 /* Argument and return value fetching per the System V AMD64 ABI (3.2.3):
  * INTEGER class in rdi, rsi, rdx, rcx, r8, r9; SSE class in xmm0-7; the
  * rest, and any aggregate that does not fit the registers left, in
- * eightbyte stack slots from [rsp + 8] at entry (the return address is at
+ * eightbyte stack words from [rsp + 8] at entry (the return address is at
  * [rsp]).  Aggregates over 16 bytes are MEMORY class: passed on the stack,
  * returned through a hidden pointer passed in rdi and returned in rax. */
 #include <stdint.h>
@@ -23,7 +23,7 @@ struct fetch_ctx {
 	struct user_fpregs_struct fp;
 	bool have_fp;
 	unsigned ngp, nsse; /* registers used so far */
-	uint64_t stack;	    /* next stack slot */
+	uint64_t stack;	    /* next stack word */
 };
 
 /* The integer argument registers of R into GP, in the ABI's order. */
@@ -194,18 +194,18 @@ void fetch_free(struct fetch_ctx *f)
 		free(f);
 }
 
-/* Stack arguments take eightbyte slots; one aligned to 16 (long double,
+/* Stack arguments take eightbyte words; one aligned to 16 (long double,
  * __int128, aligned structs) starts at the next 16-byte boundary. */
 static int from_stack(struct fetch_ctx *f, struct callsite *cs, size_t size,
 		      size_t align, void *buf)
 {
-	size_t slots = (size + 7) / 8;
+	size_t words = (size + 7) / 8;
 
 	if (align > 8)
 		f->stack = (f->stack + 15) & ~(uint64_t)15;
-	size_t got = memsrc_read(cs->mem, f->stack, buf, slots * 8);
-	f->stack += slots * 8;
-	return got == slots * 8 ? 0 : -1;
+	size_t got = memsrc_read(cs->mem, f->stack, buf, words * 8);
+	f->stack += words * 8;
+	return got == words * 8 ? 0 : -1;
 }
 
 /* Registers for N eightbytes of classes CL, all or nothing. */

@@ -2,7 +2,7 @@
  * the fetch plan compiler (ltrace/plan.h).  Rather than classify types a
  * second time, this asks the fetch code itself (fetch.c), so that a plan
  * copies exactly the words fetch_arg reads: registers hold tagged values
- * (GP_TAG | slot, SSE_TAG | xmm), and a fake memory logs the stack words
+ * (GP_TAG | word, SSE_TAG | xmm), and a fake memory logs the stack words
  * read. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -73,8 +73,8 @@ static int locate_one(struct fetch_ctx *f, struct callsite *cs,
 	free(buf);
 	if (pr->nreads == 1 && pr->addr >= PROBE_RSP + 8) {
 		l->stack = true;
-		l->slot = (pr->addr - PROBE_RSP - 8) / 8;
-		l->nslots = (pr->len + 7) / 8;
+		l->word = (pr->addr - PROBE_RSP - 8) / 8;
+		l->nwords = (pr->len + 7) / 8;
 		return 0;
 	}
 	if (pr->nreads || !reg_of(w[0], l))

@@ -1,6 +1,6 @@
 /* -w across an exec: the program calls strlen through first(), then
  * runs itself again, which calls it through second(): the frames after
- * the exec name the new image's functions. */
+ * the exec name the new program's functions. */
 #include <string.h>
 #include <unistd.h>
 

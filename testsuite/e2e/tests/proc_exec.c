@@ -1,4 +1,4 @@
-/* exec without -f: "--- Called exec() ---", then the new image's calls,
+/* exec without -f: "--- Called exec() ---", then the new program's calls,
  * its breakpoints found afresh. */
 #include <stdio.h>
 #include <string.h>

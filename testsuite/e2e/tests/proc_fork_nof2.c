@@ -13,7 +13,7 @@ int main(int argc, char **argv)
 	sigset_t set;
 	int st, i;
 	size_t n = 0;
-	if (argc > 1) { /* the exec'd image */
+	if (argc > 1) { /* the exec'd program */
 		printf("exec'd %zu\n", strlen(argv[1]));
 		return 9;
 	}

@@ -1,6 +1,6 @@
 /* A thread other than the main one execs: the process continues under
  * the leader's pid, the old thread id vanishes without an exit report,
- * and the tracer must neither wait for it nor lose the new image.  The
+ * and the tracer must neither wait for it nor lose the new program.  The
  * thread waits on a flag the main thread sets with no traced call, after
  * pthread_create has returned, so the trace does not depend on timing. */
 #include <pthread.h>

@@ -1,5 +1,5 @@
 /* A program that makes every call the --fast recorder records build its
- * record on the stack and hand it over by a trap (its shadow slot's
+ * record on the stack and hand it over by a trap (its shadow stack's
  * count of writers pending set to 1, as if a signal handler had
  * interrupted one), while a second thread rewrites each such call
  * record, once committed, between its own bytes and a header whose size,
@@ -49,7 +49,7 @@ static struct rec_call *find(uint64_t seq, char *lo, char *hi)
 	return NULL;
 }
 
-static struct rec_shadow *slot;
+static struct rec_shadow *own;
 
 /* The words of a call record the flips change: its size (with type and
  * flags), its used bytes (with func), its first chunk's address and
@@ -103,7 +103,7 @@ static void flip(struct rec_call *c, uint64_t seq)
 	memcpy(img + 14, &badch, sizeof(badch));
 	for (int i = 0; i < NWORDS; i++)
 		bad_w[i] = img[words[i]];
-	while (!done && slot->pending > 1 && is_call(c, seq) &&
+	while (!done && own->pending > 1 && is_call(c, seq) &&
 	       swap(w, good_w, bad_w) && swap(w, bad_w, good_w))
 		;
 }
@@ -121,13 +121,13 @@ static void *flipper(void *arg)
 	return NULL;
 }
 
-/* This thread's shadow stack slot, or NULL. */
-static struct rec_shadow *own_slot(void)
+/* This thread's shadow stack, or NULL. */
+static struct rec_shadow *own_shadow(void)
 {
 	uint64_t tcb;
 	__asm__("mov %%fs:0, %0" : "=r"(tcb));
 	uint64_t size = rec_shadow_size(s->depth);
-	for (uint32_t i = 0; i < s->nslot; i++) {
+	for (uint32_t i = 0; i < s->nshadow; i++) {
 		struct rec_shadow *sh =
 			(struct rec_shadow *)(s->shadow + i * size);
 		if (sh->owner == tcb)
@@ -162,10 +162,10 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 5; i++)
 		total += (long)strlen("warm");
 	s = rec_find();
-	struct rec_shadow *sh = s ? own_slot() : NULL;
+	struct rec_shadow *sh = s ? own_shadow() : NULL;
 	pthread_t th;
 	if (sh) {
-		slot = sh;
+		own = sh;
 		sh->pending = 1;
 		pthread_create(&th, NULL, flipper, NULL);
 	}
@@ -177,6 +177,6 @@ int main(int argc, char **argv)
 		pthread_join(th, NULL);
 		sh->pending = 0;
 	}
-	printf("total %ld%s\n", total, s && !sh ? " (no slot)" : "");
+	printf("total %ld%s\n", total, s && !sh ? " (no shadow stack)" : "");
 	return 0;
 }

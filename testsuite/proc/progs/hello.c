@@ -1,4 +1,4 @@
-/* The image a test execs: its calls must be traced afresh. */
+/* The program a test execs: its calls must be traced afresh. */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC1091
 # A program makes the --fast recorder hand each record over on its
-# stack (its shadow slot says a writer is interrupted), while a second
+# stack (its shadow stack says a writer is interrupted), while a second
 # thread rewrites each call record between its own bytes and a size,
 # used bytes and first chunk that reach a megabyte past it.  The tracer
 # reads such a record once and checks that copy: every strlen line shows

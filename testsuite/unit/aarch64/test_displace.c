@@ -5,16 +5,16 @@
  *	testsuite/unit/aarch64/test_displace.c
  *   qemu-aarch64 -L /usr/aarch64-linux-gnu ./a.out	(or natively)
  *
- * Part 1 checks plans: kind, target, return address and that the slot's
+ * Part 1 checks displacements: kind, target, return address and that the cell's
  * code is whole instructions and literals.
  *
  * Part 2 executes: each instruction is placed in an RWX code page, with
  * a "fall-through" landing after it and a "taken" landing at its branch
- * target; it runs once there and once displaced from a slot in another
+ * target; it runs once there and once displaced from a cell in another
  * page mapped far away (beyond any relative branch), from the same
  * registers, flags, v0 and stack.  The landings record every register;
  * both runs must reach the same landing with the same registers, x16
- * and x17 excepted (the slot's scratch; checked where the instruction
+ * and x17 excepted (the cell's scratch; checked where the instruction
  * writes one of them).
  *
  * Exit status 0 when every check passes; one stderr line per failure. */
@@ -143,10 +143,10 @@ __asm__(".text\n"
 #define T_OFF 0x208   /* branch target: the taken landing */
 #define D_OFF 0x300   /* data for ldr literal */
 #define E_OFF 0x40    /* native entry stub */
-#define SLOT_OFF 0x48 /* the slot, after its entry stub */
+#define CELL_OFF 0x48 /* the cell, after its entry stub */
 
 static uint8_t *code; /* instruction, landings, data */
-static uint8_t *far;  /* entry stub and slot */
+static uint8_t *far;  /* entry stub and cell */
 
 static void put32(uint8_t *p, uint32_t w)
 {
@@ -192,7 +192,7 @@ static bool map_pages(void)
 	put_entry(code + E_OFF, code + P_OFF);
 	put_landing(code + P_OFF + 4, land_fall);
 	put_landing(code + T_OFF, land_taken);
-	put_entry(far + E_OFF, far + SLOT_OFF);
+	put_entry(far + E_OFF, far + CELL_OFF);
 	static const uint64_t data[2] = { 0xfedcba9876543210,
 					  0x0123456789abcdef };
 	memcpy(code + D_OFF, data, sizeof(data));
@@ -233,15 +233,15 @@ static uint32_t imm14_to(uint64_t to)
 	return (uint32_t)(((to - addr_p()) / 4) & 0x3fff) << 5;
 }
 
-/* ---- part 1: plans ---- */
+/* ---- part 1: displacements ---- */
 
-static int plan(uint32_t insn, uint64_t addr, uint64_t slot,
-		struct displaced *d)
+static int prepare(uint32_t insn, uint64_t addr, uint64_t cell,
+		   struct displaced *d)
 {
 	uint8_t b[4];
 
 	memcpy(b, &insn, 4);
-	return displace_plan(b, sizeof(b), addr, slot, d);
+	return displace_prepare(b, sizeof(b), addr, cell, d);
 }
 
 static void test_plans(void)
@@ -249,16 +249,16 @@ static void test_plans(void)
 	struct displaced d;
 	uint64_t a = 0x5555000100, s = 0x7fff00001040;
 
-	CHECK(plan(0x14000010, a, s, &d) == 0 && d.kind == DISPLACE_JUMP &&
+	CHECK(prepare(0x14000010, a, s, &d) == 0 && d.kind == DISPLACE_JUMP &&
 		      d.target == a + 0x40 && d.insn_len == 4,
 	      "b +0x40");
-	CHECK(plan(0x17ffffff, a, s, &d) == 0 && d.kind == DISPLACE_JUMP &&
+	CHECK(prepare(0x17ffffff, a, s, &d) == 0 && d.kind == DISPLACE_JUMP &&
 		      d.target == a - 4,
 	      "b -4");
-	CHECK(plan(0x94000100, a, s, &d) == 0 && d.kind == DISPLACE_CALL &&
+	CHECK(prepare(0x94000100, a, s, &d) == 0 && d.kind == DISPLACE_CALL &&
 		      d.target == a + 0x400 && d.ret_addr == a + 4,
 	      "bl +0x400");
-	CHECK(plan(0x96000000, a, s, &d) == 0 && d.kind == DISPLACE_CALL &&
+	CHECK(prepare(0x96000000, a, s, &d) == 0 && d.kind == DISPLACE_CALL &&
 		      d.target == a - ((uint64_t)1 << 27),
 	      "bl -128MiB");
 	/* traps, eret, authenticating calls, x16 and x17 both written */
@@ -266,17 +266,18 @@ static void test_plans(void)
 					 0xd69f03e0, 0xd73f0820, 0xa9404610,
 					 0xd63f081f };
 	for (size_t i = 0; i < sizeof(step) / sizeof(step[0]); i++)
-		CHECK(plan(step[i], a, s, &d) == 0 && d.kind == DISPLACE_STEP &&
-			      d.insn_len == 4,
+		CHECK(prepare(step[i], a, s, &d) == 0 &&
+			      d.kind == DISPLACE_STEP && d.insn_len == 4,
 		      "%08x stepped", step[i]);
 	/* udf, unallocated, misaligned, short */
-	CHECK(plan(0x00000000, a, s, &d) == -EINVAL && d.kind == DISPLACE_STEP);
-	CHECK(plan(0x02000000, a, s, &d) == -EINVAL);
-	CHECK(plan(0xd503201f, a + 2, s, &d) == -EINVAL);
-	CHECK(displace_plan((const uint8_t *)"\x1f\x20", 2, a, s, &d) ==
+	CHECK(prepare(0x00000000, a, s, &d) == -EINVAL &&
+	      d.kind == DISPLACE_STEP);
+	CHECK(prepare(0x02000000, a, s, &d) == -EINVAL);
+	CHECK(prepare(0xd503201f, a + 2, s, &d) == -EINVAL);
+	CHECK(displace_prepare((const uint8_t *)"\x1f\x20", 2, a, s, &d) ==
 	      -EINVAL);
 	/* nop: the copy, ldr x16, =a+4 (aligned literal), ret x16 */
-	CHECK(plan(0xd503201f, a, s, &d) == 0 && d.kind == DISPLACE_COPY);
+	CHECK(prepare(0xd503201f, a, s, &d) == 0 && d.kind == DISPLACE_COPY);
 	uint32_t w[4];
 	uint64_t lit;
 	memcpy(w, d.code, 12);
@@ -286,7 +287,7 @@ static void test_plans(void)
 		      (s + d.code_len - 8) % 8 == 0,
 	      "nop: %08x %08x %08x lit %#" PRIx64, w[0], w[1], w[2], lit);
 	/* mov x16, x0: the branch back goes through x17 */
-	CHECK(plan(0xaa0003f0, a, s, &d) == 0 && d.kind == DISPLACE_COPY);
+	CHECK(prepare(0xaa0003f0, a, s, &d) == 0 && d.kind == DISPLACE_COPY);
 	memcpy(w, d.code, 12);
 	CHECK(w[0] == 0xaa0003f0 && (w[1] & 0x1f) == 17 && w[2] == 0xd65f0220,
 	      "mov x16, x0: %08x %08x", w[1], w[2]);
@@ -303,13 +304,13 @@ static void exec_case(const char *name, uint32_t insn, const struct state *in,
 
 	put32(code + P_OFF, insn);
 	__builtin___clear_cache((char *)code, (char *)code + PAGE);
-	int rc =
-		displace_plan(code + P_OFF, 4, addr_p(), at(far, SLOT_OFF), &d);
+	int rc = displace_prepare(code + P_OFF, 4, addr_p(), at(far, CELL_OFF),
+				  &d);
 	if (rc != 0 || d.kind != DISPLACE_COPY) {
-		FAIL("%s: plan rc %d kind %d", name, rc, d.kind);
+		FAIL("%s: prepare rc %d kind %d", name, rc, d.kind);
 		return;
 	}
-	memcpy(far + SLOT_OFF, d.code, d.code_len);
+	memcpy(far + CELL_OFF, d.code, d.code_len);
 	__builtin___clear_cache((char *)far, (char *)far + PAGE);
 	g_in = *in;
 	memset(&g_out, 0, sizeof(g_out));
@@ -416,7 +417,7 @@ int main(void)
 		perror("test_displace: mmap");
 		return 1;
 	}
-	printf("slot page %#" PRIx64 " bytes from the code\n",
+	printf("cell page %#" PRIx64 " bytes from the code\n",
 	       (uint64_t)(far - code));
 	test_exec();
 	return check_exit();

@@ -3,14 +3,14 @@
  *   gcc -Wall -Wextra -g -I ltrace sysdeps/linux-gnu/x86_64/displace.c \
  *	testsuite/unit/test_displace.c -lZydis
  *
- * Part 1 checks plans: kind, length, target and the exact bytes for
+ * Part 1 checks displacements: kind, length, target and the exact bytes for
  * representative instructions, then decodes the generated code again with
  * Zydis to check that its jumps go back to addr+len (and to the branch
  * target) and that a RIP-relative operand still designates the original
  * absolute address.
  *
  * Part 2 executes: each instruction is placed in an RWX page, followed by
- * a landing stub; it is run once natively and once displaced (from a slot
+ * a landing stub; it is run once natively and once displaced (from a cell
  * page mapped within 2 GiB), from the same registers, flags, stack and
  * data, and the results (all GPRs, status flags, stack, data, which
  * landing was reached) must be identical.
@@ -47,11 +47,11 @@ static void put_le(uint8_t *p, uint64_t v, unsigned n)
 }
 
 /* ------------------------------------------------------------------ */
-/* Part 1: plans                                                      */
+/* Part 1: displacements                                                 */
 /* ------------------------------------------------------------------ */
 
 #define A 0x555555554100ULL   /* instruction address */
-#define S (A + 0x10000000ULL) /* slot, 256 MiB above */
+#define S (A + 0x10000000ULL) /* cell, 256 MiB above */
 
 enum { RC_OK = 0, RC_INVAL = -EINVAL };
 #define NOTGT ((uint64_t)-1) /* no target check */
@@ -59,13 +59,13 @@ enum { RC_OK = 0, RC_INVAL = -EINVAL };
 struct pcase {
 	const char *name;
 	uint8_t insn[16];
-	unsigned len; /* bytes given to displace_plan */
-	uint64_t slot;
+	unsigned len; /* bytes given to displace_prepare */
+	uint64_t cell;
 	int rc;
 	enum displace_kind kind;
 	unsigned insn_len;
 	uint64_t target;  /* JUMP target, or branch target of
-					 * the slot code; NOTGT: none */
+					 * the cell code; NOTGT: none */
 	const char *code; /* exact bytes, hex; "@X" is the LE
 					 * qword X (F: addr+len, T: target) */
 };
@@ -176,7 +176,7 @@ static int hexval(char c)
 	return c - 'a' + 10;
 }
 
-/* Expand the expected-code string of P for plan D into OUT. */
+/* Expand the expected-code string of P for displacement D into OUT. */
 static unsigned expand(const struct pcase *p, const struct displaced *d,
 		       uint8_t *out)
 {
@@ -267,7 +267,7 @@ static uint64_t rip_abs(const uint8_t *p, size_t n, uint64_t at, int *is_jabs)
 	return 0;
 }
 
-/* Walk the slot code with Zydis: every instruction decodes, every
+/* Walk the cell code with Zydis: every instruction decodes, every
  * "jmp [rip+0]" goes to addr+len or to the branch target, at least one
  * goes to addr+len unless the instruction never falls through, and a
  * RIP-relative operand designates what the original did. */
@@ -286,12 +286,12 @@ static void check_redecode(const struct pcase *p, const struct displaced *d)
 		ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
 
 		if (decode(d->code + off, d->code_len - off, &zi, ops) != 0) {
-			FAIL("%s: slot code does not decode at +%u", p->name,
+			FAIL("%s: cell code does not decode at +%u", p->name,
 			     off);
 			return;
 		}
 		uint64_t abs =
-			rip_abs(d->code + off, zi.length, p->slot + off, &jabs);
+			rip_abs(d->code + off, zi.length, p->cell + off, &jabs);
 		if (jabs) {
 			uint64_t t = get_le(d->code + off + zi.length, 8);
 
@@ -315,7 +315,7 @@ static void check_redecode(const struct pcase *p, const struct displaced *d)
 	(void)saw_fall;
 }
 
-/* The slot of a call, ret or jmp has no jump back to addr+len: calls
+/* The cell of a call, ret or jmp has no jump back to addr+len: calls
  * store it as their return address instead. */
 static int jumps_back(const struct pcase *p)
 {
@@ -344,14 +344,14 @@ static void run_pcase(const struct pcase *p)
 	struct displaced d;
 
 	memset(&d, 0xa5, sizeof(d));
-	int rc = displace_plan(p->insn, p->len, A, p->slot, &d);
+	int rc = displace_prepare(p->insn, p->len, A, p->cell, &d);
 	CHECK(rc == p->rc, "%s: rc %d, expected %d", p->name, rc, p->rc);
 	CHECK(d.kind == p->kind, "%s: kind %d, expected %d", p->name, d.kind,
 	      p->kind);
 	if (p->insn_len)
 		CHECK(d.insn_len == p->insn_len, "%s: len %u, expected %u",
 		      p->name, d.insn_len, p->insn_len);
-	CHECK(d.code_len <= DISPLACE_SLOT_SIZE, "%s: slot overflow", p->name);
+	CHECK(d.code_len <= DISPLACE_CELL_SIZE, "%s: cell overflow", p->name);
 	if (d.kind == DISPLACE_JUMP)
 		CHECK(d.target == p->target,
 		      "%s: target %#" PRIx64 ", expected %#" PRIx64, p->name,
@@ -593,7 +593,7 @@ static const struct xcase xcases[] = {
 
 struct env {
 	uint8_t *code;	/* cases, 64 bytes each; then data */
-	uint8_t *slots; /* one slot per case */
+	uint8_t *cells; /* one cell per case */
 	uint8_t *stack;
 	uint64_t rsp0;
 };
@@ -714,17 +714,17 @@ static int displaced_entry(const struct env *e, size_t i, struct cpu *c,
 			   uint64_t *entry)
 {
 	uint8_t *a = case_at(e, i);
-	uint8_t *slot = e->slots + DISPLACE_SLOT_SIZE * i;
+	uint8_t *cell = e->cells + DISPLACE_CELL_SIZE * i;
 	struct displaced d;
 
-	if (displace_plan(a, 15, (uint64_t)a, (uint64_t)slot, &d) != 0)
+	if (displace_prepare(a, 15, (uint64_t)a, (uint64_t)cell, &d) != 0)
 		return -1;
 	CHECK(d.insn_len == xcases[i].len, "%s: len %u", xcases[i].name,
 	      d.insn_len);
 	switch (d.kind) {
 	case DISPLACE_COPY:
-		memcpy(slot, d.code, d.code_len);
-		*entry = (uint64_t)slot;
+		memcpy(cell, d.code, d.code_len);
+		*entry = (uint64_t)cell;
 		return 0;
 	case DISPLACE_JUMP:
 		*entry = d.target;
@@ -774,12 +774,12 @@ static int set_up(struct env *e)
 	e->code = map(NULL, 8192, rwx);
 	if (e->code == NULL)
 		return -1;
-	/* The slot page 1 GiB away: rip-relative operands stay in reach. */
-	e->slots = map(e->code + (1ULL << 30), 8192, rwx);
+	/* The cell page 1 GiB away: rip-relative operands stay in reach. */
+	e->cells = map(e->code + (1ULL << 30), 8192, rwx);
 	e->stack = map(NULL, STACK_SIZE, PROT_READ | PROT_WRITE);
-	if (e->slots == NULL || e->stack == NULL)
+	if (e->cells == NULL || e->stack == NULL)
 		return -1;
-	int64_t dist = (int64_t)((uint64_t)e->slots - (uint64_t)e->code);
+	int64_t dist = (int64_t)((uint64_t)e->cells - (uint64_t)e->code);
 	if (dist < -(1LL << 31) + 16384 || dist > (1LL << 31) - 16384)
 		return -1;
 	e->rsp0 = (uint64_t)e->stack + STACK_SIZE / 2;
@@ -791,15 +791,15 @@ static void test_exec(void)
 	struct env e;
 
 	_Static_assert(NXCASES * CASE_SPAN <= 4096, "code page");
-	_Static_assert(NXCASES * DISPLACE_SLOT_SIZE <= 8192, "slot page");
+	_Static_assert(NXCASES * DISPLACE_CELL_SIZE <= 8192, "cell page");
 	if (set_up(&e) != 0) {
-		FAIL("cannot map code, slot and stack pages");
+		FAIL("cannot map code, cell and stack pages");
 		return;
 	}
 	for (size_t i = 0; i < NXCASES; i++)
 		exec_case(&e, i);
 	munmap(e.code, 8192);
-	munmap(e.slots, 8192);
+	munmap(e.cells, 8192);
 	munmap(e.stack, STACK_SIZE);
 }
 
@@ -808,7 +808,7 @@ int main(void)
 	test_plans();
 	test_exec();
 	if (!check_failures)
-		printf("test_displace: all passed (%zu plans, %zu executed)\n",
+		printf("test_displace: all passed (%zu displacements, %zu executed)\n",
 		       sizeof(pcases) / sizeof(pcases[0]), NXCASES);
 	return check_exit();
 }

@@ -207,7 +207,7 @@ static void test_stack_load(void)
 	CHECK(off == used);
 }
 
-/* A return plan's slots of the return value: args[6] and args[7]. */
+/* A return plan's words for the return value: args[6] and args[7]. */
 static void test_retval(void)
 {
 	put(BASE + 400, "ret\0", 4);

@@ -36,7 +36,7 @@ static void test_plain(void)
 	CHECK(readable_plain("rw-p", "[stack]"));
 	CHECK(readable_plain("rw-p", "[anon:glibc: malloc]"));
 	CHECK(readable_plain("r-xp", "/usr/lib/x86_64-linux-gnu/libc.so.6"));
-	CHECK(readable_plain("rw-s", "/memfd:ring (deleted)"));
+	CHECK(readable_plain("rw-s", "/procmem:ring (deleted)"));
 	CHECK(readable_plain("rw-s", "/dev/shm/x"));
 	CHECK(readable_plain("rw-s", "/dev/zero (deleted)"));
 	CHECK(!readable_plain("---p", ""));

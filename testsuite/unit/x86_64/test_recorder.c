@@ -37,7 +37,7 @@
 
 #define PAGE 4096UL
 #define RING_MAX (16UL << 20)
-#define NSLOT 16
+#define NSHADOW 16
 #define DEPTH 64
 #define NTHREAD 4
 #define MAXPEND 256
@@ -115,7 +115,7 @@ static void rec_reset(struct recmap *m, uint64_t size)
 static int rec_map(struct recmap *m)
 {
 	if (rec_layout_init(&m->l, NFUNC, NFUNC * 16 * sizeof(struct plan_op),
-			    NSLOT, DEPTH, RING_MAX))
+			    NSHADOW, DEPTH, RING_MAX))
 		return -1;
 	m->base = mmap(NULL, m->l.size, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -247,16 +247,16 @@ static uint64_t tcb(void)
 	return v;
 }
 
-/* Frees its own thread's slot, as a tracer that lost track of the
+/* Frees its own thread's shadow stack, as a tracer that lost track of the
  * thread would: its return finds no shadow entry. */
 __attribute__((noinline)) static long lose(long v)
 {
-	for (int i = 0; i < NSLOT; i++) {
+	for (int i = 0; i < NSHADOW; i++) {
 		struct rec_shadow *sh =
 			(void *)(cur->shadow + i * rec_shadow_size(DEPTH));
 		if (sh->owner == tcb()) {
 			sh->state = sh->pending = 0;
-			sh->owner = REC_SLOT_FREE;
+			sh->owner = REC_SHADOW_FREE;
 		}
 	}
 	return v * 3;
@@ -936,11 +936,11 @@ static void test_threads(struct recmap *m, int plan)
 	cur = m;
 	rec_reset(m, 16384);
 	all_functions(m, REC_FN_RETURNS);
-	/* Threads gone before: the tracer freed their slots, which the
+	/* Threads gone before: the tracer freed their shadow stacks, which the
 	 * lookups pass and the claims take. */
-	for (int i = 0; i < NSLOT; i += 2)
+	for (int i = 0; i < NSHADOW; i += 2)
 		((struct rec_shadow *)(m->shadow + i * rec_shadow_size(DEPTH)))
-			->owner = REC_SLOT_FREE;
+			->owner = REC_SHADOW_FREE;
 	if (plan) {
 		struct plan_op cstr[] = { { .op = PLAN_ARG, .dst = 0, .a = 0 },
 					  { .op = PLAN_CSTR, .src = 0, .a = 64 },

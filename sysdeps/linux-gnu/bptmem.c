@@ -1,4 +1,4 @@
-#include "image.h"
+#include "bptmem.h"
 
 #include <elf.h>
 #include <limits.h>
@@ -30,9 +30,50 @@
 
 static const struct options *opts;
 
-void image_init(const struct options *o)
+void bptmem_init(const struct options *o)
 {
 	opts = o;
+}
+
+/* ---- the breakpoint instruction ---- */
+
+_Static_assert(ARCH_BREAKPOINT_LEN <= BPT_INSN_MAX,
+	       "struct breakpoint's orig holds the breakpoint instruction");
+_Static_assert(ARCH_BREAKPOINT_LEN < BPT_STUB_MAX,
+	       "a stub is longer than its breakpoint");
+
+static const uint8_t bpt_insn[ARCH_BREAKPOINT_LEN] = ARCH_BREAKPOINT;
+
+int bptmem_write_bpt(int procmem, uint64_t addr)
+{
+	return mem_write(procmem, addr, bpt_insn, sizeof(bpt_insn));
+}
+
+bool bptmem_is_bpt(const uint8_t *code)
+{
+	return memcmp(code, bpt_insn, sizeof(bpt_insn)) == 0;
+}
+
+int bptmem_write_orig(int procmem, const struct breakpoint *b)
+{
+	return mem_write(procmem, b->addr, b->orig, sizeof(bpt_insn));
+}
+
+/* A breakpoint that starts up to ARCH_BREAKPOINT_LEN - 1 bytes before
+ * ADDR covers its first bytes too. */
+void bptmem_undo_bpts(const struct bpt_table *t, uint64_t addr, uint8_t *buf,
+		      size_t n)
+{
+	uint64_t lo =
+		addr > sizeof(bpt_insn) - 1 ? addr - (sizeof(bpt_insn) - 1) : 0;
+	for (uint64_t a = lo; a < addr + n; a++) {
+		const struct breakpoint *b = bpt_lookup(t, a);
+		if (!b || !b->inserted)
+			continue;
+		for (size_t k = 0; k < sizeof(bpt_insn); k++)
+			if (a + k >= addr && a + k < addr + n)
+				buf[a + k - addr] = b->orig[k];
+	}
 }
 
 /* ---- writing many breakpoints at once ---- */
@@ -52,14 +93,20 @@ static void batch_push(struct batch *bt, struct breakpoint *b)
 	bt->v[bt->n++] = b;
 }
 
+/* The bytes of B's stub kept (struct bpt_stub), 0 if B is no stub's. */
+static size_t stub_len(const struct breakpoint *b)
+{
+	return b->kind == BPT_STUB ? b->stub.len : 0;
+}
+
 /* The end of the span the N breakpoints of V cover: a stub's whole
- * jump, since its bytes are kept (stub_tail). */
+ * jump, since its bytes are kept (struct bpt_stub). */
 static uint64_t run_end(struct breakpoint **v, size_t n)
 {
 	uint64_t hi = 0;
 	for (size_t i = 0; i < n; i++) {
-		uint64_t end =
-			v[i]->addr + (v[i]->stub_len ? v[i]->stub_len : 1);
+		size_t len = stub_len(v[i]);
+		uint64_t end = v[i]->addr + (len ? len : sizeof(bpt_insn));
 		hi = end > hi ? end : hi;
 	}
 	return hi;
@@ -68,23 +115,24 @@ static uint64_t run_end(struct breakpoint **v, size_t n)
 /* Insert the N breakpoints of V, all in one page: read the span they
  * cover, patch it, write it back in one pwrite.  The other bytes are
  * written back as they were, so threads running meanwhile see no
- * change but the int3s.  Breakpoints that cannot be written are
+ * change but the breakpoints.  Breakpoints that cannot be written are
  * dropped. */
 static void insert_run(struct process *p, struct breakpoint **v, size_t n)
 {
 	uint8_t buf[BATCH_PAGE + BPT_STUB_MAX];
 	uint64_t lo = v[0]->addr;
 	size_t len = run_end(v, n) - lo;
-	bool ok = pread(p->memfd, buf, len, lo) == (ssize_t)len;
+	bool ok = pread(p->procmem, buf, len, lo) == (ssize_t)len;
 	for (size_t i = 0; ok && i < n; i++) {
 		const uint8_t *at = buf + (v[i]->addr - lo);
-		v[i]->orig = at[0];
-		if (v[i]->stub_len)
-			memcpy(v[i]->stub_tail, at + 1, v[i]->stub_len - 1u);
+		memcpy(v[i]->orig, at, sizeof(bpt_insn));
+		if (stub_len(v[i]))
+			memcpy(v[i]->stub.tail, at + sizeof(bpt_insn),
+			       stub_len(v[i]) - sizeof(bpt_insn));
 	}
 	for (size_t i = 0; ok && i < n; i++)
-		buf[v[i]->addr - lo] = ARCH_BREAKPOINT;
-	ok = ok && mem_write(p->memfd, lo, buf, len) == 0;
+		memcpy(buf + (v[i]->addr - lo), bpt_insn, sizeof(bpt_insn));
+	ok = ok && mem_write(p->procmem, lo, buf, len) == 0;
 	if (!ok)
 		perror_msg("inserting breakpoints at %#lx in pid %d",
 			   (unsigned long)lo, (int)p->pid);
@@ -117,7 +165,7 @@ static void batch_insert(struct process *p, struct batch *bt)
 
 /* ---- which stubs ---- */
 
-unsigned image_library_flags(void)
+unsigned bptmem_library_flags(void)
 {
 	return select_library_calls(opts) ? 0 : LIBRARY_NO_CALLS;
 }
@@ -150,11 +198,11 @@ static char *make_label(const struct library *l, const char *sym,
 static void add_stub(struct process *p, const struct library *l,
 		     const struct plt_entry *e, struct batch *bt)
 {
-	struct breakpoint *b = bpt_add(&p->bpts, e->addr + l->bias, BPT_PLT);
-	b->name = xstrdup(e->name);
-	b->label = make_label(l, e->name, &b->label_callee);
-	b->got = e->got + l->bias;
-	b->stub_len = e->len < BPT_STUB_MAX ? (uint8_t)e->len : BPT_STUB_MAX;
+	struct breakpoint *b = bpt_add(&p->bpts, e->addr + l->bias, BPT_STUB);
+	b->call.name = xstrdup(e->name);
+	b->call.label = make_label(l, e->name, &b->call.label_callee);
+	b->call.got = e->got + l->bias;
+	b->stub.len = e->len < BPT_STUB_MAX ? (uint8_t)e->len : BPT_STUB_MAX;
 	batch_push(bt, b);
 }
 
@@ -173,7 +221,7 @@ static bool callee_selected(struct process *p, const char *sym)
 
 /* A site breakpoint at S, in L, unless one is there.  A return
  * breakpoint there (a call returns onto the site) becomes the site's:
- * it is inserted, and its plan runs the same instruction. */
+ * it is inserted, and its displacement runs the same instruction. */
 static void add_site(struct process *p, const struct library *l,
 		     const struct elf_site *s, struct batch *bt)
 {
@@ -182,17 +230,17 @@ static void add_site(struct process *p, const struct library *l,
 		return;
 	if (b) {
 		b->kind = BPT_SITE;
-		b->planned = true;
+		b->disp_ready = true;
 	} else {
 		b = bpt_add(&p->bpts, s->addr + l->bias, BPT_SITE);
 		batch_push(bt, b);
 	}
 	const char *name = l->image.slots[s->slot].name;
-	b->name = xstrdup(name);
-	b->label = make_label(l, name, &b->label_callee);
-	b->got = l->image.slots[s->slot].got + l->bias;
-	b->site_len = s->len;
-	b->site_jump = s->jump;
+	b->call.name = xstrdup(name);
+	b->call.label = make_label(l, name, &b->call.label_callee);
+	b->call.got = l->image.slots[s->slot].got + l->bias;
+	b->site.len = s->len;
+	b->site.jump = s->jump;
 }
 
 /* Whether the filters select the calls through L's slot I, as they
@@ -277,7 +325,7 @@ static void push_entry(struct breakpoint *b, void *ctx)
 /* The filters are asked once per stub when its object comes, and again
  * for the stubs a new -l library exports; never per call.  -x: once per
  * function (entry.h). */
-void image_add(struct process *p, struct library *const *libs, size_t n)
+void bptmem_add(struct process *p, struct library *const *libs, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct select_obj so = selector(libs[i]);
@@ -318,7 +366,7 @@ static void forget_calls(struct task *t, void *data)
 		call_forget_range(t, g->l->lo, g->l->hi);
 }
 
-void image_remove(struct process *p, const struct library *l)
+void bptmem_remove(struct process *p, const struct library *l)
 {
 	struct gone g = { p, l, { NULL, 0, 0 } };
 	bpt_foreach(&p->bpts, note_gone, &g);
@@ -339,7 +387,7 @@ static void map_scratch(struct task *t, uint64_t near)
 	struct arch_regs regs;
 	if (tracee_get_regs(t->tid, &regs))
 		return;
-	scratch_slot(t, &regs, near);
+	scratch_cell(t, &regs, near);
 	/* Reported if unexpected; nothing else to do. */
 	(void)tracee_set_regs(t->tid, &regs);
 }
@@ -365,11 +413,11 @@ static struct library *read_program(struct process *p)
 	return l;
 }
 
-void image_setup(struct task *t)
+void bptmem_setup(struct task *t)
 {
 	struct process *p = t->proc;
-	p->memfd = tracee_open_memfd(p->pid);
-	if (p->memfd < 0) {
+	p->procmem = tracee_open_procmem(p->pid);
+	if (p->procmem < 0) {
 		perror_msg("opening /proc/%d/mem", (int)p->pid);
 		return;
 	}
@@ -388,19 +436,19 @@ void image_setup(struct task *t)
 	else if (l->image.nslots || select_has_entries(opts))
 		/* it may have call sites, or -x entries */
 		map_scratch(t, l->lo);
-	image_add(p, &l, 1);
+	bptmem_add(p, &l, 1);
 }
 
 struct pick {
 	struct batch bt;
-	unsigned which; /* IMAGE_INSERTED | IMAGE_LIFTED */
+	unsigned which; /* BPTMEM_INSERTED | BPTMEM_LIFTED */
 };
 
 static void note_picked(struct breakpoint *b, void *data)
 {
 	struct pick *pk = data;
-	if (((pk->which & IMAGE_INSERTED) && b->inserted) ||
-	    ((pk->which & IMAGE_LIFTED) && image_lifted(b)))
+	if (((pk->which & BPTMEM_INSERTED) && b->inserted) ||
+	    ((pk->which & BPTMEM_LIFTED) && bptmem_lifted(b)))
 		batch_push(&pk->bt, b);
 }
 
@@ -411,64 +459,70 @@ static int cmp_addr(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* B's original byte back through MEMFD, if our int3 is still there. */
-static void restore_one(int memfd, const struct breakpoint *b)
+/* B's original bytes back through PROCMEM, if our breakpoint is still
+ * there. */
+static void restore_one(int procmem, const struct breakpoint *b)
 {
-	uint8_t c;
-	if (pread(memfd, &c, 1, b->addr) == 1 && c == ARCH_BREAKPOINT)
-		(void)mem_write(memfd, b->addr, &b->orig, 1);
+	uint8_t c[sizeof(bpt_insn)];
+	if (pread(procmem, c, sizeof(c), b->addr) == sizeof(c) &&
+	    bptmem_is_bpt(c))
+		(void)bptmem_write_orig(procmem, b);
 }
 
 /* Put back the original bytes of the N breakpoints of V, all in one
- * page, in one pwrite; one write per byte if the span cannot be read.
- * Only where our int3 still is: a byte the program wrote since (it
- * patched its code, or mapped a page over it) is the program's, and a
- * stale original must not land on it.  Writes fail only if the
- * process is gone. */
-static void restore_run(int memfd, struct breakpoint **v, size_t n)
+ * page, in one pwrite; one write per breakpoint if the span cannot be
+ * read.  Only where our breakpoint still is: a byte the program wrote
+ * since (it patched its code, or mapped a page over it) is the
+ * program's, and a stale original must not land on it.  Writes fail
+ * only if the process is gone. */
+static void restore_run(int procmem, struct breakpoint **v, size_t n)
 {
-	uint8_t buf[BATCH_PAGE];
+	uint8_t buf[BATCH_PAGE + BPT_INSN_MAX];
 	uint64_t lo = v[0]->addr;
-	size_t len = v[n - 1]->addr + 1 - lo;
-	if (pread(memfd, buf, len, lo) == (ssize_t)len) {
-		for (size_t i = 0; i < n; i++)
-			if (buf[v[i]->addr - lo] == ARCH_BREAKPOINT)
-				buf[v[i]->addr - lo] = v[i]->orig;
-		(void)mem_write(memfd, lo, buf, len);
+	size_t len = v[n - 1]->addr + sizeof(bpt_insn) - lo;
+	if (pread(procmem, buf, len, lo) == (ssize_t)len) {
+		for (size_t i = 0; i < n; i++) {
+			uint8_t *at = buf + (v[i]->addr - lo);
+			if (bptmem_is_bpt(at))
+				memcpy(at, v[i]->orig, sizeof(bpt_insn));
+		}
+		(void)mem_write(procmem, lo, buf, len);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
-		restore_one(memfd, v[i]);
+		restore_one(procmem, v[i]);
 }
 
-bool image_stub_changed(const struct breakpoint *b, struct memsrc *m)
+bool bptmem_stub_changed(const struct breakpoint *b, struct memsrc *m)
 {
-	uint8_t now[BPT_STUB_MAX - 1];
-	size_t n = b->stub_len ? b->stub_len - 1u : 0;
-	return memsrc_read(m, b->addr + 1, now, n) != n ||
-	       memcmp(now, b->stub_tail, n) != 0;
+	uint8_t now[BPT_STUB_MAX];
+	size_t n = b->stub.len > sizeof(bpt_insn) ?
+			   b->stub.len - sizeof(bpt_insn) :
+			   0;
+	return memsrc_read(m, b->addr + sizeof(bpt_insn), now, n) != n ||
+	       memcmp(now, b->stub.tail, n) != 0;
 }
 
-void image_lift(struct process *p, struct breakpoint *b)
+void bptmem_lift(struct process *p, struct breakpoint *b)
 {
 	debug_msg(DEBUG_BREAKPOINTS, "pid %d: stub %#lx rewritten, lifted",
 		  (int)p->pid, (unsigned long)b->addr);
-	(void)mem_write(p->memfd, b->addr, &b->orig, 1);
+	(void)bptmem_write_orig(p->procmem, b);
 	b->inserted = false;
 }
 
-bool image_lifted(const struct breakpoint *b)
+bool bptmem_lifted(const struct breakpoint *b)
 {
-	return !b->inserted && b->orig != ARCH_BREAKPOINT;
+	return !b->inserted && !bptmem_is_bpt(b->orig);
 }
 
-void image_unlift_one(struct process *p, const struct breakpoint *b)
+void bptmem_unlift_one(struct process *p, const struct breakpoint *b)
 {
-	restore_one(p->memfd, b);
+	restore_one(p->procmem, b);
 }
 
-void image_restore_bytes(const struct bpt_table *bpts, int memfd,
-			 unsigned which)
+void bptmem_restore_bytes(const struct bpt_table *bpts, int procmem,
+			  unsigned which)
 {
 	struct pick pk = { { NULL, 0, 0 }, which };
 	struct batch *bt = &pk.bt;
@@ -480,7 +534,7 @@ void image_restore_bytes(const struct bpt_table *bpts, int memfd,
 		while (j < bt->n && bt->v[j]->addr / BATCH_PAGE ==
 					    bt->v[i]->addr / BATCH_PAGE)
 			j++;
-		restore_run(memfd, bt->v + i, j - i);
+		restore_run(procmem, bt->v + i, j - i);
 		i = j;
 	}
 	free(bt->v);
