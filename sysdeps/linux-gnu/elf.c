@@ -301,13 +301,22 @@ static bool is_slot(void *ctx, uint64_t got)
 	return find_slot(ctx, got) != NULL;
 }
 
+/* Whether S is the C runtime's call of the program's start, made once
+ * before main and never returned from: not a call of the program's.
+ * x86_64's crt1 makes it through the slot with no stub, aarch64's
+ * through a stub; neither is traced, so that a trace starts alike. */
+static bool program_start(const struct slot *s)
+{
+	return s->name && strcmp(s->name, "__libc_start_main") == 0;
+}
+
 /* plt_found_fn: keep a stub whose slot is a function's. */
 static void on_stub(void *ctx, uint64_t stub, uint64_t got, unsigned len)
 {
 	struct scan *sc = ctx;
 	struct slot *s = find_slot(sc, got);
 
-	if (!s)
+	if (!s || program_start(s))
 		return;
 	/* code built without a PLT may also call through a GLOB_DAT slot:
 	 * elfsites.c looks for those calls, and skips the stubs */
@@ -373,8 +382,7 @@ static void keep_stubless(struct scan *sc, struct elf_image *img)
 	for (size_t i = 0; i < sc->nslots; i++) {
 		const struct slot *s = &sc->slots[i];
 
-		if (!s->name || !s->func || s->stubbed ||
-		    strcmp(s->name, "__libc_start_main") == 0)
+		if (!s->name || !s->func || s->stubbed || program_start(s))
 			continue;
 		if (!img->slots) /* at most one per slot */
 			img->slots = xreallocarray(NULL, sc->nslots,

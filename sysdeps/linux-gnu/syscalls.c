@@ -68,8 +68,14 @@ static struct breakpoint *desc_new(const char *name)
 	b->call.name = xstrdup(name);
 	snprintf(label, sizeof(label), "%s@SYS", name);
 	b->call.label = xstrdup(label);
-	const struct protolib *pl = protoset_library(protos, "syscalls");
+	/* The architecture's own prototypes first (syscalls-ARCH.conf:
+	 * struct stat, clone), then the common ones. */
+	const struct protolib *pl =
+		protoset_library(protos, "syscalls-" ARCH_NAME);
 	b->call.proto = pl ? protolib_lookup(pl, name) : NULL;
+	pl = b->call.proto ? NULL : protoset_library(protos, "syscalls");
+	if (pl)
+		b->call.proto = protolib_lookup(pl, name);
 	b->call.proto_done = true;
 	return b;
 }

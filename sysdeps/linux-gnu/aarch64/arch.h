@@ -14,6 +14,10 @@
 #include <sys/uio.h>
 #include <sys/user.h>
 
+/* The name of the architecture in file names (etc/syscalls-ARCH.conf),
+ * as configure's $host_cpu spells it. */
+#define ARCH_NAME "aarch64"
+
 /* BRK #0 (0xd4200000, little-endian).  Its trap is a SIGTRAP of si_code
  * TRAP_BRKPT with the PC still on the BRK. */
 #define ARCH_BREAKPOINT                \

@@ -16,6 +16,10 @@
 #include <sys/types.h>
 #include <sys/user.h>
 
+/* The name of the architecture in file names (etc/syscalls-ARCH.conf),
+ * as configure's $host_cpu spells it. */
+#define ARCH_NAME "x86_64"
+
 /* The breakpoint instruction (an initializer of ARCH_BREAKPOINT_LEN
  * bytes, at most BPT_INSN_MAX): int3.  The kernel reports its trap as a
  * SIGTRAP of si_code ARCH_BREAKPOINT_SI_CODE with the IP
