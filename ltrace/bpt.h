@@ -36,13 +36,18 @@ enum bpt_kind {
 	BPT_SYSCALL,
 };
 
-/* The longest call stub kept: endbr64, bnd, jmp *GOT(%rip) is 11. */
-#define BPT_STUB_MAX 16
+/* The longest call stub kept: x86_64's endbr64, bnd, jmp *GOT(%rip) is
+ * 11 bytes, aarch64's bti c, adrp, ldr, add, br 20. */
+#define BPT_STUB_MAX 20
+/* The longest breakpoint instruction (ARCH_BREAKPOINT_LEN of arch.h):
+ * x86_64's int3 is 1 byte, aarch64's BRK 4. */
+#define BPT_INSN_MAX 4
 
 struct breakpoint {
 	uint64_t addr;
 	enum bpt_kind kind;
-	uint8_t orig; /* the byte under the breakpoint */
+	/* the ARCH_BREAKPOINT_LEN bytes under the breakpoint */
+	uint8_t orig[BPT_INSN_MAX];
 	bool inserted;
 	/* BPT_PLT, BPT_ENTRY, BPT_SITE */
 	char *name; /* owned: the symbol, for prototype lookup */
@@ -72,12 +77,13 @@ struct breakpoint {
 	 * address is the caller's) */
 	unsigned site_len;
 	bool site_jump;
-	/* BPT_PLT: the stub's bytes after the first, up to the end of its
-	 * jump, as they were when the int3 went in: a stub the program
-	 * rewrote since (a PLT hook) runs as it now is, untraced */
+	/* BPT_PLT: the stub's bytes after those under the breakpoint, up
+	 * to the end of its jump (STUB_LEN bytes from ADDR in all), as they
+	 * were when the breakpoint went in: a stub the program rewrote since
+	 * (a PLT hook) runs as it now is, untraced */
 	uint8_t stub_tail[BPT_STUB_MAX - 1];
 	uint8_t stub_len;
-	/* BPT_PLT with --fast: its calls go to the recorder (the int3
+	/* BPT_PLT with --fast: its calls go to the recorder (the breakpoint
 	 * lifted), or they never will (FAST_REFUSED) */
 	bool fast;
 	bool fast_refused;

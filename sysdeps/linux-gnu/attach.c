@@ -27,6 +27,7 @@
 #include "output.h"
 #include "proc.h"
 #include "procfs.h"
+#include "retbp.h"
 #include "rtld.h"
 #include "scratch.h"
 #include "tracee.h"
@@ -377,10 +378,10 @@ static void keep_signal(struct task *t, int sig)
 		tracee_set_pending_signal(t, sig);
 }
 
-/* Whether T's SIGTRAP stop is one of our int3s: an int3's trap
- * (SI_KERNEL) just past one of our breakpoints, in place or lifted
- * since.  Anything else (the program's own int3, raise, a kill) is the
- * program's. */
+/* Whether T's SIGTRAP stop is one of our breakpoints': a breakpoint's
+ * trap (ARCH_BREAKPOINT_SI_CODE) where one of ours leaves the IP, in
+ * place or lifted since.  Anything else (the program's own breakpoint
+ * instruction, raise, a kill) is the program's. */
 static bool our_trap_stop(struct task *t)
 {
 	struct arch_regs r;
@@ -460,8 +461,8 @@ static void collect_stops(void)
 }
 
 /* True when TID has SIGTRAP pending (SigPnd of /proc/TID/status) and
- * not blocked: then a resume takes it at once (an int3's trap, forced,
- * is never blocked). */
+ * not blocked: then a resume takes it at once (a breakpoint's trap,
+ * forced, is never blocked). */
 static bool trap_pending(pid_t tid)
 {
 	unsigned long bit = 1UL << (SIGTRAP - 1);
@@ -471,11 +472,12 @@ static bool trap_pending(pid_t tid)
 	       (pnd & bit) && !(blk & bit);
 }
 
-/* A thread interrupted right after it executed an int3 still has the
- * trap's SIGTRAP queued.  Let it reach the signal-delivery stop (pending
- * signals are taken before any instruction runs), keeping any other
- * signal taken on the way.  Returns whether that SIGTRAP is an int3's
- * (SI_KERNEL), which the detach discards; the program's own (kill,
+/* A thread interrupted right after it executed a breakpoint
+ * instruction still has the trap's SIGTRAP queued.  Let it reach the
+ * signal-delivery stop (pending signals are taken before any
+ * instruction runs), keeping any other signal taken on the way.
+ * Returns whether that SIGTRAP is a breakpoint's
+ * (ARCH_BREAKPOINT_SI_CODE), which the detach discards; the program's own (kill,
  * tgkill: SI_USER, SI_TKILL) is kept for it. */
 static bool take_pending_trap(struct task *t)
 {
@@ -493,19 +495,21 @@ static bool take_pending_trap(struct task *t)
 	return false;
 }
 
-/* Whether T, stopped with its IP just past B, got there by executing
- * B's int3: its trap's SIGTRAP is being delivered, or is still pending
- * (then taken here).  A one-byte instruction under B, run displaced (or
- * stepped), comes back to the same IP and must not run again: only
- * that SIGTRAP tells, never a SIGTRAP someone sent (a kill: kept). */
+/* Whether T, stopped with its IP where B's trap leaves it, got there by
+ * executing B: its trap's SIGTRAP is being delivered, or is still
+ * pending (then taken here).  Where a thread can be there otherwise
+ * (retbp_ip_ambiguous: a one-byte instruction under B on x86_64, run
+ * displaced or stepped, comes back to the same IP and must not run
+ * again) only that SIGTRAP tells, never a SIGTRAP someone sent (a kill:
+ * kept). */
 static bool trapped_at(struct task *t, const struct breakpoint *b)
 {
 	if (tracee_trapped(t->tid))
 		return true;
-	return take_pending_trap(t) || b->plan.insn_len != 1;
+	return take_pending_trap(t) || !retbp_ip_ambiguous(b);
 }
 
-/* Whether T, stopped with its IP just past B, which is no longer in
+/* Whether T, stopped with its IP where B's trap leaves it, which is no longer in
  * place, had hit it before it was lifted: only a trap of the CPU tells,
  * delivered or still pending. */
 static bool trapped_lifted(struct task *t, const struct breakpoint *b)
@@ -517,7 +521,7 @@ static bool trapped_lifted(struct task *t, const struct breakpoint *b)
 /* Leave the task at a valid instruction of its own code: back onto the
  * instruction under a breakpoint it has just hit, or out of a displaced
  * copy by stepping through it.  A trap still pending anywhere else is
- * the program's (its own int3 just run): taken now and kept for it, or
+ * the program's (its own breakpoint instruction just run): taken now and kept for it, or
  * the system calls injected next would take it for theirs. */
 static void rewind_one(struct task *t, void *data)
 {

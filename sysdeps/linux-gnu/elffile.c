@@ -1,8 +1,8 @@
 /* Opening one ELF file for the readers (elffile.h).  The checks are
  * those every reader needs before it trusts libelf's view: a regular
  * file (not a FIFO or a device that would block or never end), the ELF
- * magic, and this architecture's machine and class, so that the
- * readers may take an ELF64 x86_64 file's layout for granted. */
+ * magic, and this architecture's machine and class (plt_arch.h), so
+ * that the readers may take its layout for granted. */
 #include "elffile.h"
 #include "plt_arch.h"
 

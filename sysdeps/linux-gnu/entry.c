@@ -9,6 +9,7 @@
 #include "bpt.h"
 #include "demangle.h"
 #include "elfscan.h"
+#include "image.h"
 #include "library.h"
 #include "mem.h"
 #include "memsrc.h"
@@ -67,9 +68,9 @@ static struct breakpoint *add_entry(struct process *p, const struct library *l,
 /* Insert B alone (a resolver's choice: a few per process). */
 static void insert_one(struct process *p, struct breakpoint *b)
 {
-	static const uint8_t int3 = ARCH_BREAKPOINT;
-	b->inserted = pread(p->memfd, &b->orig, 1, (off_t)b->addr) == 1 &&
-		      mem_write(p->memfd, b->addr, &int3, 1) == 0;
+	b->inserted = pread(p->memfd, b->orig, ARCH_BREAKPOINT_LEN,
+			    (off_t)b->addr) == ARCH_BREAKPOINT_LEN &&
+		      image_write_bpt(p->memfd, b->addr) == 0;
 	if (!b->inserted)
 		bpt_remove(&p->bpts, b);
 }
@@ -239,12 +240,7 @@ bool entry_return_ok(struct process *p, struct memsrc *m, uint64_t ret)
 	    memsrc_read(m, ret - sizeof(before), before, sizeof(before)) !=
 		    sizeof(before))
 		return false;
-	for (size_t i = 0; i < sizeof(before); i++) {
-		struct breakpoint *b =
-			bpt_lookup(&p->bpts, ret - sizeof(before) + i);
-		if (b && b->inserted)
-			before[i] = b->orig;
-	}
+	image_undo_bpts(&p->bpts, ret - sizeof(before), before, sizeof(before));
 	if (!arch_follows_call(before))
 		return false;
 	for (const struct library *l = p->libs; l; l = l->next) {

@@ -1,4 +1,4 @@
-/* Entry breakpoints (-x): an int3 on the first instruction of each
+/* Entry breakpoints (-x): a breakpoint on the first instruction of each
  * function that -x selects in an object (its .symtab and .dynsym, local
  * functions included), one per address, named by the best of the
  * selected symbols there.  A call stops there with the registers as at
@@ -44,9 +44,9 @@ void entry_find_impls(struct process *p, struct memsrc *m);
 void entry_ifunc_returned(struct process *p, const struct breakpoint *r,
 			  uint64_t impl);
 
-/* Whether RET, read at an entry breakpoint's return slot, can be the
+/* Whether RET, found at an entry breakpoint (arch_return_addr), can be the
  * return address of a call: it follows a call instruction (read through
- * M, our int3s undone) in executable code: the code of a known object,
+ * M, our breakpoints undone) in executable code: the code of a known object,
  * or an executable mapping outside every object.  A function entered
  * otherwise (a jump from the dynamic linker's lazy-binding trampoline,
  * a program's _start) is not traced, and no return breakpoint is

@@ -13,6 +13,7 @@
 #include "bpt.h"
 #include "error.h"
 #include "fastrec.h"
+#include "image.h"
 #include "mem.h"
 #include "output.h"
 #include "proc.h"
@@ -30,12 +31,11 @@
  * again. */
 static void stub_back(struct process *p, struct breakpoint *b)
 {
-	unsigned char c;
-	const unsigned char int3 = ARCH_BREAKPOINT;
+	unsigned char c[ARCH_BREAKPOINT_LEN];
 	b->fast = false;
 	b->fast_refused = true;
-	if (b->inserted || fastrec_read(p->pid, b->addr, &c, 1) ||
-	    c != b->orig || mem_write(p->memfd, b->addr, &int3, 1))
+	if (b->inserted || fastrec_read(p->pid, b->addr, c, sizeof(c)) ||
+	    memcmp(c, b->orig, sizeof(c)) || image_write_bpt(p->memfd, b->addr))
 		return;
 	b->inserted = true;
 }

@@ -35,6 +35,47 @@ void image_init(const struct options *o)
 	opts = o;
 }
 
+/* ---- the breakpoint instruction ---- */
+
+_Static_assert(ARCH_BREAKPOINT_LEN <= BPT_INSN_MAX,
+	       "struct breakpoint's orig holds the breakpoint instruction");
+_Static_assert(ARCH_BREAKPOINT_LEN < BPT_STUB_MAX,
+	       "a stub is longer than its breakpoint");
+
+static const uint8_t bpt_insn[ARCH_BREAKPOINT_LEN] = ARCH_BREAKPOINT;
+
+int image_write_bpt(int memfd, uint64_t addr)
+{
+	return mem_write(memfd, addr, bpt_insn, sizeof(bpt_insn));
+}
+
+bool image_is_bpt(const uint8_t *code)
+{
+	return memcmp(code, bpt_insn, sizeof(bpt_insn)) == 0;
+}
+
+int image_write_orig(int memfd, const struct breakpoint *b)
+{
+	return mem_write(memfd, b->addr, b->orig, sizeof(bpt_insn));
+}
+
+/* A breakpoint that starts up to ARCH_BREAKPOINT_LEN - 1 bytes before
+ * ADDR covers its first bytes too. */
+void image_undo_bpts(const struct bpt_table *t, uint64_t addr, uint8_t *buf,
+		     size_t n)
+{
+	uint64_t lo =
+		addr > sizeof(bpt_insn) - 1 ? addr - (sizeof(bpt_insn) - 1) : 0;
+	for (uint64_t a = lo; a < addr + n; a++) {
+		const struct breakpoint *b = bpt_lookup(t, a);
+		if (!b || !b->inserted)
+			continue;
+		for (size_t k = 0; k < sizeof(bpt_insn); k++)
+			if (a + k >= addr && a + k < addr + n)
+				buf[a + k - addr] = b->orig[k];
+	}
+}
+
 /* ---- writing many breakpoints at once ---- */
 
 /* New stub breakpoints of one object, in increasing address order. */
@@ -58,8 +99,8 @@ static uint64_t run_end(struct breakpoint **v, size_t n)
 {
 	uint64_t hi = 0;
 	for (size_t i = 0; i < n; i++) {
-		uint64_t end =
-			v[i]->addr + (v[i]->stub_len ? v[i]->stub_len : 1);
+		uint64_t end = v[i]->addr + (v[i]->stub_len ? v[i]->stub_len :
+							      sizeof(bpt_insn));
 		hi = end > hi ? end : hi;
 	}
 	return hi;
@@ -68,7 +109,7 @@ static uint64_t run_end(struct breakpoint **v, size_t n)
 /* Insert the N breakpoints of V, all in one page: read the span they
  * cover, patch it, write it back in one pwrite.  The other bytes are
  * written back as they were, so threads running meanwhile see no
- * change but the int3s.  Breakpoints that cannot be written are
+ * change but the breakpoints.  Breakpoints that cannot be written are
  * dropped. */
 static void insert_run(struct process *p, struct breakpoint **v, size_t n)
 {
@@ -78,12 +119,13 @@ static void insert_run(struct process *p, struct breakpoint **v, size_t n)
 	bool ok = pread(p->memfd, buf, len, lo) == (ssize_t)len;
 	for (size_t i = 0; ok && i < n; i++) {
 		const uint8_t *at = buf + (v[i]->addr - lo);
-		v[i]->orig = at[0];
+		memcpy(v[i]->orig, at, sizeof(bpt_insn));
 		if (v[i]->stub_len)
-			memcpy(v[i]->stub_tail, at + 1, v[i]->stub_len - 1u);
+			memcpy(v[i]->stub_tail, at + sizeof(bpt_insn),
+			       v[i]->stub_len - sizeof(bpt_insn));
 	}
 	for (size_t i = 0; ok && i < n; i++)
-		buf[v[i]->addr - lo] = ARCH_BREAKPOINT;
+		memcpy(buf + (v[i]->addr - lo), bpt_insn, sizeof(bpt_insn));
 	ok = ok && mem_write(p->memfd, lo, buf, len) == 0;
 	if (!ok)
 		perror_msg("inserting breakpoints at %#lx in pid %d",
@@ -411,29 +453,32 @@ static int cmp_addr(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* B's original byte back through MEMFD, if our int3 is still there. */
+/* B's original bytes back through MEMFD, if our breakpoint is still
+ * there. */
 static void restore_one(int memfd, const struct breakpoint *b)
 {
-	uint8_t c;
-	if (pread(memfd, &c, 1, b->addr) == 1 && c == ARCH_BREAKPOINT)
-		(void)mem_write(memfd, b->addr, &b->orig, 1);
+	uint8_t c[sizeof(bpt_insn)];
+	if (pread(memfd, c, sizeof(c), b->addr) == sizeof(c) && image_is_bpt(c))
+		(void)image_write_orig(memfd, b);
 }
 
 /* Put back the original bytes of the N breakpoints of V, all in one
- * page, in one pwrite; one write per byte if the span cannot be read.
- * Only where our int3 still is: a byte the program wrote since (it
- * patched its code, or mapped a page over it) is the program's, and a
- * stale original must not land on it.  Writes fail only if the
- * process is gone. */
+ * page, in one pwrite; one write per breakpoint if the span cannot be
+ * read.  Only where our breakpoint still is: a byte the program wrote
+ * since (it patched its code, or mapped a page over it) is the
+ * program's, and a stale original must not land on it.  Writes fail
+ * only if the process is gone. */
 static void restore_run(int memfd, struct breakpoint **v, size_t n)
 {
-	uint8_t buf[BATCH_PAGE];
+	uint8_t buf[BATCH_PAGE + BPT_INSN_MAX];
 	uint64_t lo = v[0]->addr;
-	size_t len = v[n - 1]->addr + 1 - lo;
+	size_t len = v[n - 1]->addr + sizeof(bpt_insn) - lo;
 	if (pread(memfd, buf, len, lo) == (ssize_t)len) {
-		for (size_t i = 0; i < n; i++)
-			if (buf[v[i]->addr - lo] == ARCH_BREAKPOINT)
-				buf[v[i]->addr - lo] = v[i]->orig;
+		for (size_t i = 0; i < n; i++) {
+			uint8_t *at = buf + (v[i]->addr - lo);
+			if (image_is_bpt(at))
+				memcpy(at, v[i]->orig, sizeof(bpt_insn));
+		}
 		(void)mem_write(memfd, lo, buf, len);
 		return;
 	}
@@ -443,9 +488,11 @@ static void restore_run(int memfd, struct breakpoint **v, size_t n)
 
 bool image_stub_changed(const struct breakpoint *b, struct memsrc *m)
 {
-	uint8_t now[BPT_STUB_MAX - 1];
-	size_t n = b->stub_len ? b->stub_len - 1u : 0;
-	return memsrc_read(m, b->addr + 1, now, n) != n ||
+	uint8_t now[BPT_STUB_MAX];
+	size_t n = b->stub_len > sizeof(bpt_insn) ?
+			   b->stub_len - sizeof(bpt_insn) :
+			   0;
+	return memsrc_read(m, b->addr + sizeof(bpt_insn), now, n) != n ||
 	       memcmp(now, b->stub_tail, n) != 0;
 }
 
@@ -453,13 +500,13 @@ void image_lift(struct process *p, struct breakpoint *b)
 {
 	debug_msg(DEBUG_BREAKPOINTS, "pid %d: stub %#lx rewritten, lifted",
 		  (int)p->pid, (unsigned long)b->addr);
-	(void)mem_write(p->memfd, b->addr, &b->orig, 1);
+	(void)image_write_orig(p->memfd, b);
 	b->inserted = false;
 }
 
 bool image_lifted(const struct breakpoint *b)
 {
-	return !b->inserted && b->orig != ARCH_BREAKPOINT;
+	return !b->inserted && !image_is_bpt(b->orig);
 }
 
 void image_unlift_one(struct process *p, const struct breakpoint *b)

@@ -1,15 +1,31 @@
 /* The objects of a process as the tracer prepares them: the program read
  * at an exec or an attach (its ELF file, load bias, scratch memory near
- * it), the call stubs of each object the filters select given an int3,
- * a page at a time; the breakpoints of an object that goes dropped; and
- * the original bytes put back. */
+ * it), the call stubs of each object the filters select given a
+ * breakpoint, a page at a time; the breakpoints of an object that goes
+ * dropped; and the original bytes put back.  The breakpoint instruction
+ * is the architecture's (ARCH_BREAKPOINT, ARCH_BREAKPOINT_LEN bytes):
+ * every read and write of it goes through the functions here. */
 #ifndef LTRACE_IMAGE_H
 #define LTRACE_IMAGE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "forward.h"
+
+/* Write the breakpoint instruction at ADDR through MEMFD: mem_write's
+ * result. */
+int image_write_bpt(int memfd, uint64_t addr);
+/* Whether CODE (ARCH_BREAKPOINT_LEN bytes) is the breakpoint
+ * instruction. */
+bool image_is_bpt(const uint8_t *code);
+/* Write B's original bytes back at its address: mem_write's result. */
+int image_write_orig(int memfd, const struct breakpoint *b);
+/* BUF[0..N) holds the bytes at ADDR as read from the tracee: put back
+ * the original bytes under every breakpoint of T in place there. */
+void image_undo_bpts(const struct bpt_table *t, uint64_t addr, uint8_t *buf,
+		     size_t n);
 
 /* Before anything else: the options whose filters select the stubs. */
 void image_init(const struct options *o);
@@ -34,29 +50,30 @@ void image_add(struct process *p, struct library *const *libs, size_t n);
 void image_remove(struct process *p, const struct library *l);
 /* Which breakpoints image_restore_bytes puts back: those in place, and
  * those lifted since they were (a fork child's copy of the memory may
- * hold the int3 of one lifted after the fork: the fork came before the
+ * hold the breakpoint of one lifted after the fork: the fork came before the
  * lift, its report after; the child would stop on it for ever, or die
  * of it untraced). */
 enum { IMAGE_INSERTED = 1, IMAGE_LIFTED = 2 };
-/* Write back the original byte of every breakpoint of BPTS that WHICH
- * names through MEMFD, a page at a time, where the int3 still is (a
- * byte the program changed since stays the program's); the table
+/* Write back the original bytes of every breakpoint of BPTS that WHICH
+ * names through MEMFD, a page at a time, where the breakpoint still is
+ * (a byte the program changed since stays the program's); the table
  * itself is not changed. */
 void image_restore_bytes(const struct bpt_table *bpts, int memfd,
 			 unsigned which);
 /* Whether the stub under B (BPT_PLT) no longer has the bytes it had when
- * its int3 went in, read through M (a PLT hook rewrote its jump): then
+ * its breakpoint went in, read through M (a PLT hook rewrote its jump): then
  * its jump must not be emulated. */
 bool image_stub_changed(const struct breakpoint *b, struct memsrc *m);
-/* Put B's original byte back in P and mark it not inserted: the code
+/* Put B's original bytes back in P and mark it not inserted: the code
  * there runs as the program left it, untraced.  B stays in the table,
  * since pending calls may point to it. */
 void image_lift(struct process *p, struct breakpoint *b);
 /* Whether B is ours but no longer in place (lifted, by image_lift or
- * for the recorder) over a byte that is not an int3 of the program's:
- * a trap of the CPU just past it came from our int3, hit before. */
+ * for the recorder) over bytes that are not a breakpoint of the
+ * program's: a trap of the CPU there came from ours, hit before. */
 bool image_lifted(const struct breakpoint *b);
-/* B, lifted, in P: its original byte back if its int3 is still there. */
+/* B, lifted, in P: its original bytes back if our breakpoint is still
+ * there. */
 void image_unlift_one(struct process *p, const struct breakpoint *b);
 
 #endif

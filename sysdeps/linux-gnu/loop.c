@@ -5,7 +5,7 @@
  *
  * The per-call budget (DESIGN.md, "The per-call budget"): a traced call
  * costs two stops.  At the call stub: GETREGS, one gathered read, SETREGS
- * (the stub's GOT jump emulated), CONT.  At the return: GETREGS, SETREGS
+ * (the stub's jump through its GOT slot emulated), CONT.  At the return: GETREGS, SETREGS
  * (into the displaced copy), CONT.  A call site without a stub costs the
  * same: at its entry, GETREGS, one gathered read, SETREGS (into the
  * displaced copy of its call), CONT; so does a function's entry (-x),
@@ -82,6 +82,25 @@ static void stop_init(struct stop *s, struct task *t, bool at_entry)
 
 /* ---- breakpoint hits ---- */
 
+/* The memory word to prefetch for the return address of a call whose
+ * callee's first instruction sees REGS: where it is, or 0 when a
+ * register holds it (arch_return_addr). */
+static uint64_t ret_slot(const struct arch_regs *regs)
+{
+	uint64_t ret = 0, slot = 0;
+	return arch_return_addr(regs, &ret, &slot) ? 0 : slot;
+}
+
+/* That return address into *RET, from the register or read through M;
+ * false if it cannot be read. */
+static bool read_ret(struct memsrc *m, const struct arch_regs *regs,
+		     uint64_t *ret)
+{
+	uint64_t slot = 0;
+	return arch_return_addr(regs, ret, &slot) ||
+	       memsrc_read(m, slot, ret, sizeof(*ret)) == sizeof(*ret);
+}
+
 /* A new call returning to RET with the stack pointer at RET_SP: the
  * pending calls it shows unwound never returned; if one did not because
  * its return breakpoint is gone (the program mapped its page anew), put
@@ -129,10 +148,10 @@ static void entered(struct task *t, struct breakpoint *b, struct stop *s,
 
 static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
 {
-	uint64_t slot = arch_return_slot(&s->regs);
 	uint64_t ret = 0;
 	uint64_t target = 0;
-	uint64_t pf[3 + 6] = { slot, b->got, b->addr + 1 };
+	uint64_t pf[3 + ARCH_INT_ARGS] = { ret_slot(&s->regs), b->got,
+					   b->addr + ARCH_BREAKPOINT_LEN };
 	unsigned n = 3 + arch_int_args(&s->regs, pf + 3);
 	mem_prefetch(pf, n);
 	if (image_stub_changed(b, s->cs.mem)) {
@@ -143,7 +162,7 @@ static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
 		(void)tracee_set_regs(t->tid, &s->regs);
 		return;
 	}
-	if (memsrc_read(s->cs.mem, slot, &ret, sizeof(ret)) != sizeof(ret) ||
+	if (!read_ret(s->cs.mem, &s->regs, &ret) ||
 	    memsrc_read(s->cs.mem, b->got, &target, sizeof(target)) !=
 		    sizeof(target)) {
 		/* Cannot emulate the jump: run the stub itself. */
@@ -155,8 +174,10 @@ static void on_plt(struct task *t, struct breakpoint *b, struct stop *s)
 		return;
 	entered(t, b, s, &s->regs, ret);
 	t->frames[t->nframes - 1].binding = fast_binding(t, b, target);
-	/* Emulate the stub's "jmp *GOT(%rip)", past the entry breakpoint
-	 * of a function -x traces too: one line per call. */
+	/* Emulate the stub's jump through its GOT slot (and what it leaves
+	 * in registers for lazy binding: arch_stub_jump), past the entry
+	 * breakpoint of a function -x traces too: one line per call. */
+	arch_stub_jump(&s->regs, b->got, target);
 	retbp_jump(t, s->cs.mem, &s->regs, target);
 }
 
@@ -230,12 +251,11 @@ static void on_entry(struct task *t, struct breakpoint *b, struct stop *s)
 	}
 	const struct frame *top = t->nframes ? &t->frames[t->nframes - 1] :
 					       NULL;
-	uint64_t pf[2 + 6] = { arch_return_slot(&s->regs),
-			       top ? top->plt->got : 0 };
+	uint64_t pf[2 + ARCH_INT_ARGS] = { ret_slot(&s->regs),
+					   top ? top->plt->got : 0 };
 	mem_prefetch(pf, 2 + arch_int_args(&s->regs, pf + 2));
 	uint64_t ret = 0;
-	if (memsrc_read(s->cs.mem, pf[0], &ret, sizeof(ret)) == sizeof(ret) &&
-	    !same_call(top, b, s, ret) &&
+	if (read_ret(s->cs.mem, &s->regs, &ret) && !same_call(top, b, s, ret) &&
 	    (bpt_lookup(&p->bpts, ret) || entry_return_ok(p, s->cs.mem, ret))) {
 		bptproto_resolve(t, b);
 		entered(t, b, s, &s->regs, ret);
@@ -245,22 +265,21 @@ static void on_entry(struct task *t, struct breakpoint *b, struct stop *s)
 
 /* A call through the GOT with no stub (-fno-plt), about to run: report
  * its entry with the registers the callee will see at its first
- * instruction (for a call, the return address counts as pushed: the
- * stack arguments, at the site's [sp], are at the callee's [sp + 8]) and
- * ensure its return breakpoint; the caller then runs the instruction
- * displaced, so nothing is written.  A tail call (a jump) returns where
- * the return address at the stack top says, as a call through a stub. */
+ * instruction (arch_site_callee: for a call, the return address counts
+ * as pushed, on x86_64 the stack arguments at the site's [sp] are at the
+ * callee's [sp + 8]) and ensure its return breakpoint; the caller then
+ * runs the instruction displaced, so nothing is written.  A tail call
+ * (a jump) returns where the caller's return address says, as a call
+ * through a stub. */
 static void site_entry(struct task *t, struct breakpoint *b, struct stop *s)
 {
 	struct arch_regs callee = s->regs;
 	uint64_t ret = b->addr + b->site_len;
-	arch_site_callee(&callee, b->site_jump);
-	uint64_t slot = arch_return_slot(&callee);
-	uint64_t pf[1 + 6] = { slot };
+	arch_site_callee(&callee, b->site_jump, ret);
+	uint64_t pf[1 + ARCH_INT_ARGS] = { ret_slot(&callee) };
 	unsigned n = 1 + arch_int_args(&callee, pf + 1);
 	mem_prefetch(pf, n);
-	if (b->site_jump &&
-	    memsrc_read(s->cs.mem, slot, &ret, sizeof(ret)) != sizeof(ret))
+	if (b->site_jump && !read_ret(s->cs.mem, &callee, &ret))
 		return; /* no return to wait for: run it untraced */
 	bptproto_resolve(t, b);
 	entered(t, b, s, &callee, ret);
@@ -283,11 +302,14 @@ static void on_site(struct task *t, struct breakpoint *b, struct stop *s)
 	retbp_run_displaced(t, b, &s->regs);
 }
 
-/* A SIGTRAP stop: ours if the IP is just past one of our int3s.  Past
- * a breakpoint whose displaced instruction is one byte long, the IP is
- * also where the copy came back to: then only siginfo tells an int3's
- * trap (SI_KERNEL) from a SIGTRAP sent by kill, raise or tgkill, which
- * is the program's (one GETSIGINFO, at those breakpoints only). */
+/* A SIGTRAP stop: ours if the IP is where one of our breakpoints' trap
+ * leaves it (ARCH_DECR_PC_AFTER_BREAK past it).  Where a thread can
+ * also be there otherwise (retbp_ip_ambiguous: on x86_64 past a
+ * breakpoint whose displaced instruction is one byte long, where the
+ * copy came back to), only siginfo tells a breakpoint's trap
+ * (ARCH_BREAKPOINT_SI_CODE) from a SIGTRAP sent by kill, raise or
+ * tgkill, which is the program's (one GETSIGINFO, at those breakpoints
+ * only). */
 static bool on_trap(struct task *t)
 {
 	struct stop s;
@@ -298,9 +320,9 @@ static bool on_trap(struct task *t)
 	uint64_t at = arch_ip(&s.regs) - ARCH_DECR_PC_AFTER_BREAK;
 	struct breakpoint *b = bpt_lookup(&process_mem(t->proc)->bpts, at);
 	if (fast_on && b && image_lifted(b) && tracee_trapped(t->tid)) {
-		/* It hit an int3 of ours that another thread's stop lifted
-		 * since: run what is there now (the original byte, put
-		 * back if the int3 is still there, as in a fork child whose
+		/* It hit a breakpoint of ours that another thread's stop
+		 * lifted since: run what is there now (the original bytes,
+		 * put back if the breakpoint is still there, as in a fork child whose
 		 * copy missed the lift: else it would stop there for
 		 * ever). */
 		image_unlift_one(process_mem(t->proc), b);
@@ -310,7 +332,7 @@ static bool on_trap(struct task *t)
 	}
 	if (!b || !b->inserted)
 		return fast_trap(t, s.cs.mem, &s.regs);
-	if (b->plan.insn_len == 1 && !tracee_trapped(t->tid))
+	if (retbp_ip_ambiguous(b) && !tracee_trapped(t->tid))
 		return false;
 	arch_set_ip(&s.regs, at);
 	switch (b->kind) {
@@ -408,8 +430,8 @@ static void on_signal(struct task *t, int sig, const struct tracee_kept *k)
 }
 
 /* After one of our traps: a signal kept for T while it was handled (one
- * that came during a step, or the SIGTRAP of the program's own int3
- * under ours) is shown and delivered as any other, but for two cases.
+ * that came during a step, or the SIGTRAP of the program's own
+ * breakpoint instruction under ours) is shown and delivered as any other, but for two cases.
  * A stop signal that a SIGCONT has overtaken meanwhile is not
  * delivered.  A signal that T blocks now is not shown: the kernel
  * queues it again and its own stop shows it, so that each delivery is

@@ -6,26 +6,23 @@
 #include "arch.h"
 #include "bpt.h"
 #include "displace.h"
+#include "image.h"
 #include "mem.h"
 #include "memsrc.h"
 #include "proc.h"
 #include "scratch.h"
 #include "tracee.h"
 
-static const uint8_t int3 = ARCH_BREAKPOINT;
 static unsigned long singlesteps;
 
-/* Read the original bytes at ADDR, undoing our own int3s in them. */
+/* Read the original bytes at ADDR, undoing our own breakpoints in
+ * them. */
 static void read_code(struct process *p, struct memsrc *m, uint64_t addr,
 		      uint8_t *buf, size_t len)
 {
 	size_t n = memsrc_read(m, addr, buf, len);
 	memset(buf + n, 0, len - n);
-	for (size_t i = 0; i < n; i++) {
-		struct breakpoint *b = bpt_lookup(&p->bpts, addr + i);
-		if (b && b->inserted)
-			buf[i] = b->orig;
-	}
+	image_undo_bpts(&p->bpts, addr, buf, n);
 }
 
 /* Write B's copy of the instruction into its scratch SLOT; the plan
@@ -67,8 +64,8 @@ void retbp_arm(struct task *t, struct memsrc *m, const struct arch_regs *regs,
 	uint8_t code[ARCH_MAX_INSN + 1];
 	read_code(p, m, b->addr, code, sizeof(code));
 	plan(t, regs, b, code, sizeof(code));
-	b->orig = code[0];
-	b->inserted = mem_write(p->memfd, b->addr, &int3, 1) == 0;
+	memcpy(b->orig, code, ARCH_BREAKPOINT_LEN);
+	b->inserted = image_write_bpt(p->memfd, b->addr) == 0;
 }
 
 void retbp_ensure(struct task *t, struct memsrc *m,
@@ -89,9 +86,9 @@ bool retbp_recheck(struct task *t, struct memsrc *m,
 {
 	struct process *p = process_mem(t->proc);
 	struct breakpoint *b = bpt_lookup(&p->bpts, ret);
-	uint8_t c;
+	uint8_t c[ARCH_BREAKPOINT_LEN];
 	if (!b || b->kind != BPT_RETURN || !b->inserted ||
-	    memsrc_read(m, ret, &c, 1) != 1 || c == int3)
+	    memsrc_read(m, ret, c, sizeof(c)) != sizeof(c) || image_is_bpt(c))
 		return false;
 	b->inserted = false;
 	retbp_arm(t, m, regs, b);
@@ -120,21 +117,22 @@ void retbp_lift_unneeded(struct task *t, struct breakpoint *b)
 {
 	struct process *p = process_mem(t->proc);
 	struct need n = { p, b->addr, false };
-	if (b->kind != BPT_RETURN || !b->inserted || b->orig == ARCH_BREAKPOINT)
+	if (b->kind != BPT_RETURN || !b->inserted || image_is_bpt(b->orig))
 		return;
 	task_foreach(find_need, &n);
 	if (n.needed)
 		return;
-	b->inserted = mem_write(p->memfd, b->addr, &b->orig, 1) != 0;
+	b->inserted = image_write_orig(p->memfd, b) != 0;
 }
 
 /* Memory writes here fail only when the process is gone, which the event
  * loop learns from waitpid: their results are not checked. */
-/* The program's own int3 under one of ours (a call that returns onto
- * it): stepping it would raise a SIGTRAP that the step's wait takes for
- * its own, and the program's handler would never run.  Do what it does
- * untraced instead: the IP just past it, and the SIGTRAP of this very
- * trap (the stop's siginfo, SI_KERNEL) delivered at the resume. */
+/* The program's own breakpoint instruction under one of ours (a call
+ * that returns onto it): stepping it would raise a SIGTRAP that the
+ * step's wait takes for its own, and the program's handler would never
+ * run.  Do what it does untraced instead: the IP where its trap leaves
+ * it, and the SIGTRAP of this very trap (the stop's siginfo,
+ * ARCH_BREAKPOINT_SI_CODE) delivered at the resume. */
 static void own_trap(struct task *t, struct breakpoint *b,
 		     struct arch_regs *regs)
 {
@@ -147,18 +145,18 @@ void retbp_step_in_place(struct task *t, struct breakpoint *b,
 			 struct arch_regs *regs)
 {
 	struct process *p = process_mem(t->proc);
-	if (b->orig == ARCH_BREAKPOINT) {
+	if (image_is_bpt(b->orig)) {
 		own_trap(t, b, regs);
 		return;
 	}
 	singlesteps++;
-	(void)mem_write(p->memfd, b->addr, &b->orig, 1);
+	(void)image_write_orig(p->memfd, b);
 	arch_set_ip(regs, b->addr);
 	/* A failed wait leaves the task gone or stopped where the loop's
-	 * next report says: the int3 goes back either way. */
+	 * next report says: the breakpoint goes back either way. */
 	if (tracee_set_regs(t->tid, regs) == 0)
 		(void)tracee_step_trap(t);
-	(void)mem_write(p->memfd, b->addr, &int3, 1);
+	(void)image_write_bpt(p->memfd, b->addr);
 }
 
 void retbp_run_displaced(struct task *t, struct breakpoint *b,
@@ -173,9 +171,10 @@ void retbp_run_displaced(struct task *t, struct breakpoint *b,
 		arch_set_ip(regs, b->plan.target);
 		break;
 	case DISPLACE_CALL: {
-		uint64_t slot = arch_push_return(regs);
-		(void)mem_write(p->memfd, slot, &b->plan.ret_addr,
-				sizeof(b->plan.ret_addr));
+		uint64_t slot = arch_push_return(regs, b->plan.ret_addr);
+		if (slot)
+			(void)mem_write(p->memfd, slot, &b->plan.ret_addr,
+					sizeof(b->plan.ret_addr));
 		arch_set_ip(regs, b->plan.target);
 		break;
 	}
@@ -211,6 +210,12 @@ void retbp_jump(struct task *t, struct memsrc *m, struct arch_regs *regs,
 	/* A failure is reported (unless the task is gone); the loop resumes
 	 * the task either way. */
 	(void)tracee_set_regs(t->tid, regs);
+}
+
+bool retbp_ip_ambiguous(const struct breakpoint *b)
+{
+	return ARCH_DECR_PC_AFTER_BREAK != 0 &&
+	       b->plan.insn_len == ARCH_DECR_PC_AFTER_BREAK;
 }
 
 unsigned long retbp_singlesteps(void)

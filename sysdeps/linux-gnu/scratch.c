@@ -17,8 +17,10 @@
 #endif
 
 #define SCRATCH_SIZE (64 * 1024UL)
-/* Keep a margin inside the +-2 GiB of a rel32 displacement. */
-#define REACH ((1UL << 31) - 2 * SCRATCH_SIZE)
+/* Keep a margin inside the reach of the jumps between a displaced copy
+ * and its code (x86_64: the +-2 GiB of a rel32; aarch64: the +-128 MiB
+ * of a B). */
+#define REACH (ARCH_SCRATCH_REACH - 2 * SCRATCH_SIZE)
 #define MIN_ADDR 0x10000UL
 
 static uint64_t distance(uint64_t a, uint64_t b)
@@ -70,8 +72,8 @@ static bool in_reach(const struct scratch *s, uint64_t near)
 	       distance(near, s->base + s->size) < REACH;
 }
 
-/* The first region of a process gets the "syscall; int3" in its first
- * slot. */
+/* The first region of a process gets ARCH_SYSCALL_INSN (x86_64:
+ * "syscall; int3") in its first slot. */
 static void place_syscall_insn(struct process *p, struct scratch *s)
 {
 	static const uint8_t insn[] = ARCH_SYSCALL_INSN;

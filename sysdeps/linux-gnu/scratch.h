@@ -1,6 +1,6 @@
 /* Scratch memory: regions mapped into a tracee (by injected mmap) near its
  * code, handed out in DISPLACE_SLOT_SIZE slots for displaced instructions.
- * The first slot of a process's first region holds the "syscall; int3"
+ * The first slot of a process's first region holds the ARCH_SYSCALL_INSN
  * that later injected system calls run. */
 #ifndef LTRACE_SCRATCH_H
 #define LTRACE_SCRATCH_H

@@ -35,7 +35,7 @@
 #include "xmalloc.h"
 
 /* The native ABI's names by number (designated initializers), generated
- * from <asm/unistd_64.h> by Makefile.am. */
+ * from the architecture's <asm/unistd.h> by Makefile.am. */
 static const char *const names[] = {
 #include "syscallnames.h"
 };
@@ -134,9 +134,14 @@ static void sys_entry(struct task *t, const struct __ptrace_syscall_info *si)
 			    si->instruction_pointer);
 	/* Its "return address" (what -i shows) is where it returns to,
 	 * just past the syscall instruction; no return breakpoint is hit
-	 * while it is the innermost call. */
+	 * while it is the innermost call.  Its stack pointer is kept one
+	 * below the task's: the function that makes it may run on the one
+	 * its own pending call was entered with (aarch64, where a call
+	 * leaves nothing on the stack: a leaf's svc), which would make that
+	 * call look unwound by this one (call_unwound). */
 	call_entry(t, desc(si->arch, si->entry.nr), &s.cs,
-		   si->instruction_pointer, si->stack_pointer, task_prints(t));
+		   si->instruction_pointer, si->stack_pointer - 1,
+		   task_prints(t));
 }
 
 static void sys_exit(struct task *t, const struct __ptrace_syscall_info *si)

@@ -47,16 +47,22 @@
 
 /* ---- requests ---- */
 
-/* One ptrace request, with the policy above: 0, or -errno after
- * reporting anything but ESRCH. */
-static int request(int req, const char *name, pid_t tid, void *addr, void *data)
+/* The result RC of ptrace request NAME on TID, with the policy above:
+ * 0, or -errno after reporting anything but ESRCH. */
+static int checked(long rc, const char *name, pid_t tid)
 {
-	if (ptrace(req, tid, addr, data) != -1)
+	if (rc != -1)
 		return 0;
 	int err = errno;
 	if (err != ESRCH)
 		perror_msg("%s of %d", name, (int)tid);
 	return -err;
+}
+
+/* One ptrace request, with the policy above. */
+static int request(int req, const char *name, pid_t tid, void *addr, void *data)
+{
+	return checked(ptrace(req, tid, addr, data), name, tid);
 }
 
 #define REQUEST(req, tid, addr, data) \
@@ -145,7 +151,7 @@ bool tracee_trapped(pid_t tid)
 {
 	siginfo_t si;
 	return ptrace(PTRACE_GETSIGINFO, tid, NULL, &si) != -1 &&
-	       si.si_signo == SIGTRAP && si.si_code == SI_KERNEL;
+	       si.si_signo == SIGTRAP && si.si_code == ARCH_BREAKPOINT_SI_CODE;
 }
 
 bool tracee_faulted(pid_t tid, uint64_t *addr)
@@ -159,19 +165,20 @@ bool tracee_faulted(pid_t tid, uint64_t *addr)
 	return true;
 }
 
+/* The requests are the architecture's (arch.h). */
 int tracee_get_regs(pid_t tid, struct arch_regs *r)
 {
-	return REQUEST(PTRACE_GETREGS, tid, 0, &r->r);
+	return checked(arch_get_regs(tid, r), ARCH_GETREGS_REQUEST, tid);
 }
 
 int tracee_set_regs(pid_t tid, const struct arch_regs *r)
 {
-	return REQUEST(PTRACE_SETREGS, tid, 0, &r->r);
+	return checked(arch_set_regs(tid, r), ARCH_SETREGS_REQUEST, tid);
 }
 
 int tracee_get_fpregs(pid_t tid, struct arch_fpregs *f)
 {
-	return REQUEST(PTRACE_GETFPREGS, tid, 0, &f->f);
+	return checked(arch_get_fpregs(tid, f), ARCH_GETFPREGS_REQUEST, tid);
 }
 
 /* ---- wait statuses ---- */
@@ -321,7 +328,7 @@ bool tracee_defer(pid_t tid)
 }
 
 /* Whether TID's SIGTRAP stop is one a process sent (kill, tgkill,
- * sigqueue: si_code <= 0), not a trap of the CPU (a step, an int3). */
+ * sigqueue: si_code <= 0), not a trap of the CPU (a step, a breakpoint). */
 static bool sent_trap(pid_t tid)
 {
 	siginfo_t si;
@@ -331,11 +338,11 @@ static bool sent_trap(pid_t tid)
 
 /* ---- our own traps and the program's SIGTRAP handler ---- */
 
-/* A trap of the CPU (an int3, a step) in a thread that blocks SIGTRAP
+/* A trap of the CPU (a breakpoint, a step) in a thread that blocks SIGTRAP
  * makes the kernel reset the program's SIGTRAP handler to SIG_DFL
  * (force_sig_info_to_task, kernel/signal.c), even under ptrace: its next
  * SIGTRAP, a raise() say, would then kill it.  The traps we cause on
- * purpose (steps, the int3 after an injected system call: at attach,
+ * purpose (steps, the breakpoint after an injected system call: at attach,
  * detach, mapping scratch) are taken with SIGTRAP unblocked, the mask
  * put back after.  One PTRACE_GETSIGMASK per such trap; none per call. */
 struct trapmask {
@@ -593,9 +600,10 @@ int tracee_open_memfd(pid_t pid)
 	return open(path, O_RDWR | O_CLOEXEC);
 }
 
-/* Resume T until it traps with its IP at WANT (just past our int3).  A
- * trap elsewhere is a SIGTRAP that was pending before (taken before any
- * instruction runs): the program's own int3, just run, since callers
+/* Resume T until it traps with its IP at WANT (where the breakpoint
+ * instruction that ends ARCH_SYSCALL_INSN leaves it).  A trap elsewhere
+ * is a SIGTRAP that was pending before (taken before any instruction
+ * runs): the program's own breakpoint instruction, just run, since callers
  * inject only at a stop of ours or after the detach has taken any trap
  * of ours still pending.  It is kept for the program, as any signal
  * met on the way.  Leaves the registers in *R. */
@@ -626,6 +634,14 @@ static int run_to_trap(struct task *t, uint64_t want, struct arch_regs *r)
 	return rc;
 }
 
+/* Where the trap of the breakpoint instruction that ends
+ * ARCH_SYSCALL_INSN at IP leaves the IP. */
+static uint64_t syscall_trap_ip(uint64_t ip)
+{
+	return ip + ARCH_SYSCALL_INSN_LEN - ARCH_BREAKPOINT_LEN +
+	       ARCH_DECR_PC_AFTER_BREAK;
+}
+
 /* Before there is scratch memory (right after exec, with one thread),
  * the syscall instruction borrows the bytes at the stopped IP; ORIG
  * receives them. */
@@ -654,7 +670,7 @@ int tracee_inject_syscall(struct task *t, const struct arch_regs *saved,
 	arch_setup_syscall(&r, ip, nr, args);
 	int rc = tracee_set_regs(t->tid, &r);
 	if (!rc)
-		rc = run_to_trap(t, ip + ARCH_SYSCALL_INSN_LEN, &r);
+		rc = run_to_trap(t, syscall_trap_ip(ip), &r);
 	if (!rc)
 		*ret = (long)arch_retval(&r);
 	/* Put the borrowed bytes back; if the task is gone it does not

@@ -22,8 +22,8 @@ struct __ptrace_syscall_info;
 enum tracee_event_kind {
 	TRACEE_EXITED, /* it exited: code is its exit status */
 	TRACEE_KILLED, /* a signal killed it: sig */
-	/* signal-delivery stop of sig; SIGTRAP is one of our int3s or a
-	 * finished step */
+	/* signal-delivery stop of sig; SIGTRAP is one of our breakpoints or
+	 * a finished step */
 	TRACEE_SIGNAL,
 	/* syscall-stop (PTRACE_O_TRACESYSGOOD): only once
 	 * tracee_trace_syscalls(true) made resumes PTRACE_SYSCALL (-S);
@@ -110,9 +110,10 @@ void tracee_resume(struct task *t, int sig);
 void tracee_listen(pid_t tid);
 /* Let TID go with signal SIG (the caller forgets it, gone or not). */
 void tracee_detach(pid_t tid, int sig);
-/* Whether TID is in the signal-delivery stop of the SIGTRAP that an
- * int3 raises (PTRACE_GETSIGINFO: SIGTRAP from the kernel), not in the
- * stop of an interrupt, a step or another signal. */
+/* Whether TID is in the signal-delivery stop of the SIGTRAP that a
+ * breakpoint instruction raises (PTRACE_GETSIGINFO: si_code
+ * ARCH_BREAKPOINT_SI_CODE), not in the stop of an interrupt, a step or
+ * another signal. */
 bool tracee_trapped(pid_t tid);
 /* Whether TID is in the signal-delivery stop of a fault of its own
  * (SIGSEGV or SIGBUS the kernel raised: si_code > 0, not a kill); its
@@ -161,7 +162,8 @@ int tracee_wait_trap(struct task *t);
  * made again: T executes one instruction, never more.  Returns as
  * tracee_wait_trap. */
 int tracee_step_trap(struct task *t);
-/* Continue T and wait until it stops with a trap of the CPU (an int3),
+/* Continue T and wait until it stops with a trap of the CPU (a
+ * breakpoint),
  * other signals kept as tracee_step_trap keeps them. */
 int tracee_cont_trap(struct task *t);
 

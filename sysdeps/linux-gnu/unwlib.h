@@ -2,8 +2,10 @@
  * start of the tracer: linked, its three libraries cost about 2.8 ms of
  * each start here (mapping them, their relocations), and most runs never
  * unwind.  The functions unwind.c calls, found by dlsym under the names
- * libunwind's headers give them (unw_step is _Ux86_64_step), in the
- * libraries configure found a program linked with it to need. */
+ * libunwind's headers give them for the architecture built for (unw_step
+ * is _Ux86_64_step on x86_64, _Uaarch64_step on aarch64: the macros of
+ * <libunwind.h> name them, nothing here does), in the libraries
+ * configure found a program linked with it to need. */
 #ifndef LTRACE_UNWLIB_H
 #define LTRACE_UNWLIB_H
 

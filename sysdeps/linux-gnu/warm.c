@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "warm.h"
 
 #define WARM_NS 2000000ULL
@@ -69,7 +70,7 @@ static void *spin(void *arg)
 			atomic_load_explicit(&warm.last, memory_order_relaxed);
 		if (now_ns() - last < WARM_NS) {
 			for (int i = 0; i < 256; i++)
-				__builtin_ia32_pause();
+				arch_spin_pause();
 			continue;
 		}
 		atomic_store(&warm.sleeping, 1);

@@ -1,24 +1,44 @@
-/* x86_64 register access for the Linux backend.  Another architecture
- * provides the same names in its own folder. */
+/* x86_64 facts of the Linux backend's ptrace mode: registers, the
+ * breakpoint instruction, where a call leaves its return address, the
+ * injected system call.  Every architecture provides the same names in
+ * its own folder (sysdeps/linux-gnu/<arch>/arch.h), which configure puts
+ * on the include path; generic code includes "arch.h" and never names a
+ * register. */
 #ifndef LTRACE_ARCH_H
 #define LTRACE_ARCH_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <linux/audit.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/ptrace.h>
+#include <sys/types.h>
 #include <sys/user.h>
 
-/* int3; the kernel reports the trap with the IP just past it. */
-#define ARCH_BREAKPOINT 0xcc
+/* The breakpoint instruction (an initializer of ARCH_BREAKPOINT_LEN
+ * bytes, at most BPT_INSN_MAX): int3.  The kernel reports its trap as a
+ * SIGTRAP of si_code ARCH_BREAKPOINT_SI_CODE with the IP
+ * ARCH_DECR_PC_AFTER_BREAK bytes past the breakpoint's address. */
+#define ARCH_BREAKPOINT \
+	{               \
+		0xcc    \
+	}
+#define ARCH_BREAKPOINT_LEN 1
+#define ARCH_BREAKPOINT_SI_CODE SI_KERNEL
 #define ARCH_DECR_PC_AFTER_BREAK 1
-/* "syscall; int3": what an injected system call runs. */
+/* "syscall; int3": what an injected system call runs.  It ends with the
+ * breakpoint instruction, whose trap says the call is done. */
 #define ARCH_SYSCALL_INSN        \
 	{                        \
 		0x0f, 0x05, 0xcc \
 	}
 #define ARCH_SYSCALL_INSN_LEN 3
+/* The longest instruction, in bytes. */
 #define ARCH_MAX_INSN 15
+/* How far from the code it runs for a displaced copy in scratch memory
+ * may be: its jump back is a rel32. */
+#define ARCH_SCRATCH_REACH (1UL << 31)
 
 struct arch_regs {
 	struct user_regs_struct r;
@@ -27,6 +47,28 @@ struct arch_regs {
 struct arch_fpregs {
 	struct user_fpregs_struct f;
 };
+
+/* Reading and writing the registers of the stopped thread TID: what
+ * ptrace returns (-1 with errno on failure).  ARCH_*_REQUEST name the
+ * requests for error messages. */
+#define ARCH_GETREGS_REQUEST "PTRACE_GETREGS"
+#define ARCH_SETREGS_REQUEST "PTRACE_SETREGS"
+#define ARCH_GETFPREGS_REQUEST "PTRACE_GETFPREGS"
+
+static inline long arch_get_regs(pid_t tid, struct arch_regs *a)
+{
+	return ptrace(PTRACE_GETREGS, tid, NULL, &a->r);
+}
+
+static inline long arch_set_regs(pid_t tid, const struct arch_regs *a)
+{
+	return ptrace(PTRACE_SETREGS, tid, NULL, &a->r);
+}
+
+static inline long arch_get_fpregs(pid_t tid, struct arch_fpregs *f)
+{
+	return ptrace(PTRACE_GETFPREGS, tid, NULL, &f->f);
+}
 
 static inline uint64_t arch_ip(const struct arch_regs *a)
 {
@@ -43,11 +85,16 @@ static inline uint64_t arch_sp(const struct arch_regs *a)
 	return a->r.rsp;
 }
 
-/* At the first instruction of a called function: the address of the
- * stack slot that holds the return address ("call" pushed it at [rsp]). */
-static inline uint64_t arch_return_slot(const struct arch_regs *a)
+/* At the first instruction of a called function: where its return
+ * address is.  True with *RET set when a register holds it; else false
+ * with *SLOT the address of the memory word that holds it ("call"
+ * pushed it at [rsp]), for the caller to read (and prefetch). */
+static inline bool arch_return_addr(const struct arch_regs *a, uint64_t *ret,
+				    uint64_t *slot)
 {
-	return a->r.rsp;
+	(void)ret;
+	*slot = a->r.rsp;
+	return false;
 }
 
 /* At the first instruction of a called function: the stack pointer the
@@ -57,10 +104,12 @@ static inline uint64_t arch_sp_after_return(const struct arch_regs *a)
 	return a->r.rsp + sizeof(uint64_t);
 }
 
-/* Make room for a return address as "call" does; returns the slot to
- * write it to. */
-static inline uint64_t arch_push_return(struct arch_regs *a)
+/* Do with the return address RET what a call does, the jump aside:
+ * returns the address of the memory word the caller must write RET to
+ * ("call" pushes it: rsp -= 8), or 0 when it went into a register. */
+static inline uint64_t arch_push_return(struct arch_regs *a, uint64_t ret)
 {
+	(void)ret;
 	a->r.rsp -= sizeof(uint64_t);
 	return a->r.rsp;
 }
@@ -68,19 +117,41 @@ static inline uint64_t arch_push_return(struct arch_regs *a)
 /* At a call site through memory with no stub (-fno-plt), whose
  * instruction is about to run displaced: make REGS what the callee will
  * see at its first instruction, but for the IP and memory.  A call
- * (!JUMP) counts as having pushed its return address (RSP -= 8; the
+ * (!JUMP) counts as having pushed its return address RET (RSP -= 8; the
  * slot is not written: the caller knows the address, the site's end); a
  * jump (a tail call) changes nothing, the return address being the
- * caller's.  Afterwards arch_return_slot() and arch_sp_after_return()
+ * caller's.  Afterwards arch_return_addr() and arch_sp_after_return()
  * hold as at a stub, and fetch finds the stack arguments. */
-static inline void arch_site_callee(struct arch_regs *a, bool jump)
+static inline void arch_site_callee(struct arch_regs *a, bool jump,
+				    uint64_t ret)
 {
+	(void)ret;
 	if (!jump)
 		a->r.rsp -= sizeof(uint64_t);
 }
 
-/* The first N integer argument registers, for prefetching what they
- * point at. */
+/* At a stub's breakpoint, its jump through the GOT slot at GOT to
+ * TARGET emulated: the registers the stub leaves, the IP aside, as the
+ * lazy binding code it may jump to needs them.  "jmp *GOT(%rip)"
+ * leaves none. */
+static inline void arch_stub_jump(struct arch_regs *a, uint64_t got,
+				  uint64_t target)
+{
+	(void)a;
+	(void)got;
+	(void)target;
+}
+
+/* One turn of a busy-wait loop (warm.c): "pause". */
+static inline void arch_spin_pause(void)
+{
+	__builtin_ia32_pause();
+}
+
+/* The integer argument registers, for prefetching what they point at:
+ * arch_int_args fills ARCH_INT_ARGS values and returns that count. */
+#define ARCH_INT_ARGS 6
+
 static inline unsigned arch_int_args(const struct arch_regs *a, uint64_t *out)
 {
 	out[0] = a->r.rdi;
