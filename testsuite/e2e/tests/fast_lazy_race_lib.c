@@ -4,6 +4,15 @@
  * until the program says (ifn_done); any other binds it at once. */
 static volatile int go, done, calls;
 
+/* The spin-wait hint of the CPU (pause; yield). */
+#if defined(__x86_64__)
+#define spin_hint() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define spin_hint() __asm__ volatile("yield")
+#else
+#define spin_hint() ((void)0)
+#endif
+
 static int f_impl(int x)
 {
 	return x + 100;
@@ -14,7 +23,7 @@ static void *f_resolve(void)
 	if (__atomic_fetch_add(&calls, 1, __ATOMIC_SEQ_CST) == 0) {
 		go = 1;
 		while (!done)
-			__builtin_ia32_pause();
+			spin_hint();
 	}
 	return (void *)f_impl;
 }

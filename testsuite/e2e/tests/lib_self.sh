@@ -10,19 +10,14 @@ $CC "${TEST_CFLAGS[@]}" "${LIB_FLAGS[@]}" -fPIC -shared \
 LDFLAGS_EXTRA=(-L"$d" -lself -Wl,-rpath,"$d")
 LTRACE_OPTS=(-l libself.so)
 
-# Whether FUNC of libself.so calls CALLEE through the library's GOT.
+. "$here/tests/calls.sh"
+
+# Whether FUNC of libself.so calls CALLEE through the library's stubs,
+# or with NOPLT through the GOT slot bound to the callee.
 calls_through_got() {
-	local body slot
-	body=$(objdump -d --no-show-raw-insn libself.so |
-		grep -A20 "<$1>:\$") || return 1
-	if [ -z "${NOPLT:-}" ]; then
-		grep -Eq "call +[0-9a-f]+ <$2@plt>" <<<"$body"
-		return
-	fi
-	slot=$(grep -Eo 'call +\*0x[0-9a-f]+\(%rip\) +# [0-9a-f]+' <<<"$body" |
-		head -1 | awk '{ print $NF }')
-	[ -n "$slot" ] && readelf -rW libself.so |
-		grep -Eq "^0*$slot +[0-9a-f]+ R_X86_64_GLOB_DAT +[0-9a-f]+ $2 "
+	local how=$2@plt
+	[ -n "${NOPLT:-}" ] && how=*$2
+	calls libself.so "$1" | grep -qxF "call $how"
 }
 
 check_binary() {

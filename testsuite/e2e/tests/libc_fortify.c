@@ -7,7 +7,8 @@
 
 int main(int argc, char **argv)
 {
-	char buf[16], small[8];
+	/* buf zeroed: memcpy copies its byte after snprintf's NUL too. */
+	char buf[16] = "", small[8];
 	volatile int n = 5;
 	FILE *f;
 	int fd;

@@ -15,24 +15,24 @@ $CC "${TEST_CFLAGS[@]}" "${CFLAGS_EXTRA[@]}" -fPIC -shared \
 LDFLAGS_EXTRA=(-L"$d" -lnoplt -Wl,-rpath,"$d")
 LTRACE_OPTS=(-F "$t/noplt.conf")
 
-# Whether the disassembly of FILE has a line matching the regex RE.
-has_insn() {
-	objdump -d --no-show-raw-insn "$1" | grep -Eq "$2"
+. "$here/tests/calls.sh"
+
+# Whether FILE makes the call CALL (a line of calls FILE).
+has_call() {
+	calls "$1" | grep -qxF "$2"
 }
 
 check_noplt() {
 	if [ -n "${PLT:-}" ]; then
-		has_insn "$1" 'call +[0-9a-f]+ <np_one@plt>' &&
-			has_insn libnoplt.so 'jmp +[0-9a-f]+ <puts@plt>'
+		has_call "$1" 'call np_one@plt' &&
+			has_call libnoplt.so 'jump puts@plt'
 		return
 	fi
-	local got='\*0x[0-9a-f]+\(%rip\) +# [0-9a-f]+ <'
-	has_insn "$1" "call +${got}np_one@" &&
-		has_insn "$1" "jmp +${got}puts@" &&
-		has_insn libnoplt.so "call +${got}strdup@" &&
-		has_insn libnoplt.so "call +${got}np_one" &&
-		has_insn libnoplt.so "jmp +${got}puts@" &&
-		objdump -d --no-show-raw-insn "$1" |
-		grep -EA1 "call +${got}np_one@" | grep -Eq "call +${got}np_two@"
+	has_call "$1" 'call *np_one' && has_call "$1" 'jump *puts' &&
+		has_call libnoplt.so 'call *strdup' &&
+		has_call libnoplt.so 'call *np_one' &&
+		has_call libnoplt.so 'jump *puts' &&
+		calls "$1" main | grep -xFA1 'call *np_one' |
+		grep -qxF 'call *np_two'
 }
 check_binary() { check_noplt "$1"; }

@@ -26,7 +26,10 @@ int main(void)
 	strcpy(p, "abc");
 	np_one();
 	np_two();
-	printf("%ld %zu\n", np_sum8(1, 2, 3, 4, 5, 6, 7, 8), np_len(p));
+	/* In this order on every compiler (arguments' is unspecified). */
+	size_t len = np_len(p);
+	long sum = np_sum8(1, 2, 3, 4, 5, 6, 7, 8);
+	printf("%ld %zu\n", sum, len);
 	say("main");
 	np_say("lib");
 	free(p);

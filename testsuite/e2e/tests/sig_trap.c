@@ -1,11 +1,13 @@
 /* SIGTRAPs that are the program's own reach its handler, as untraced:
- * an int3 it runs right after a traced call returns (under the tracer's
- * return breakpoint), one it runs elsewhere, raise, kill of itself, and
- * a kill from another process (its child). */
+ * a trap instruction (int3, brk) it runs right after a traced call
+ * returns (under the tracer's return breakpoint), one it runs elsewhere,
+ * raise, kill of itself, and a kill from another process (its child). */
 #include <signal.h>
 #include <stdio.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "trap.h"
 
 static volatile int n;
 
@@ -14,16 +16,17 @@ static void on_trap(int sig)
 	(void)sig;
 	n++;
 }
+TRAP_HANDLER(on_trap)
 
 int main(void)
 {
-	signal(SIGTRAP, on_trap);
+	on_trap_install();
 	printf("start\n");
-	__asm__ volatile("int3");
-	printf("after int3 at a return: %d\n", n);
+	TRAP();
+	printf("after a trap at a return: %d\n", n);
 	n += 10;
-	__asm__ volatile("int3");
-	printf("after int3: %d\n", n);
+	TRAP();
+	printf("after a trap: %d\n", n);
 	raise(SIGTRAP);
 	printf("after raise: %d\n", n);
 	kill(getpid(), SIGTRAP);

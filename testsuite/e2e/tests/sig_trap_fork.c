@@ -1,14 +1,16 @@
 /* SIGTRAP in forked children, traced with -f: one with a handler runs
- * an int3 right after a traced call (under the tracer's return
- * breakpoint), one elsewhere, and raises SIGTRAP, and its handler runs
- * each time; one at SIGTRAP's default dies of its int3, as untraced.
- * The parent waits for each child before it goes on, so the trace's
- * order is fixed. */
+ * a trap instruction (int3, brk) right after a traced call (under the
+ * tracer's return breakpoint), one elsewhere, and raises SIGTRAP, and its
+ * handler runs each time; one at SIGTRAP's default dies of its trap
+ * instruction, as untraced.  The parent waits for each child before it
+ * goes on, so the trace's order is fixed. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "trap.h"
 
 static volatile int n;
 
@@ -17,14 +19,15 @@ static void on_trap(int sig)
 	(void)sig;
 	n++;
 }
+TRAP_HANDLER(on_trap)
 
 static void handled(void)
 {
-	signal(SIGTRAP, on_trap);
+	on_trap_install();
 	puts("child 1");
-	__asm__ volatile("int3");
+	TRAP();
 	n += 10;
-	__asm__ volatile("int3");
+	TRAP();
 	raise(SIGTRAP);
 	printf("child 1 handled %d\n", n);
 	exit(n);
@@ -33,7 +36,7 @@ static void handled(void)
 static void dies(void)
 {
 	puts("child 2");
-	__asm__ volatile("int3");
+	TRAP();
 	puts("not reached");
 	exit(0);
 }

@@ -1,12 +1,15 @@
-/* SIGTRAP in a second thread, traced with -f: the thread runs an int3
- * right after a traced call (under the tracer's return breakpoint) and
- * another elsewhere, raises SIGTRAP, and gets one from the main thread
- * (pthread_kill); its handler runs each time, in that thread, as
- * untraced.  Main waits for it at each step, so the order is fixed. */
+/* SIGTRAP in a second thread, traced with -f: the thread runs a trap
+ * instruction (int3, brk) right after a traced call (under the tracer's
+ * return breakpoint) and another elsewhere, raises SIGTRAP, and gets one
+ * from the main thread (pthread_kill); its handler runs each time, in
+ * that thread, as untraced.  Main waits for it at each step, so the order
+ * is fixed. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "trap.h"
 
 static volatile int n, wrong;
 static pthread_t worker_id;
@@ -19,14 +22,15 @@ static void on_trap(int sig)
 		wrong++;
 	n++;
 }
+TRAP_HANDLER(on_trap)
 
 static void *worker(void *arg)
 {
 	(void)arg;
 	puts("worker");
-	__asm__ volatile("int3");
+	TRAP();
 	n += 10;
-	__asm__ volatile("int3");
+	TRAP();
 	raise(SIGTRAP);
 	go = 1;
 	while (n < 14)
@@ -38,7 +42,7 @@ static void *worker(void *arg)
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
-	signal(SIGTRAP, on_trap);
+	on_trap_install();
 	pthread_create(&worker_id, NULL, worker, NULL);
 	while (!go)
 		;

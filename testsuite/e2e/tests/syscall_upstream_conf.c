@@ -1,24 +1,11 @@
 /* System calls (-S) decoded by a syscalls.conf written in the style of
  * ltrace 0.7.91 (syscall_upstream_conf.d/syscalls.conf): a program
  * without libc, so that the trace holds its own system calls only. */
-#include <asm/unistd.h>
-
-/* The entry point: the stack holds argc, argv..., NULL, envp... */
-__asm__(".globl _start\n"
-	"_start:\n"
-	"	and $-16, %rsp\n"
-	"	call cmain\n"
-	"	hlt\n");
+#include "nolibc.h"
 
 static long sys4(long nr, long a, long b, long c, long d)
 {
-	long ret;
-	register long r10 __asm__("r10") = d;
-	__asm__ volatile("syscall"
-			 : "=a"(ret)
-			 : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10)
-			 : "rcx", "r11", "memory");
-	return ret;
+	return sys6(nr, a, b, c, d, 0, 0);
 }
 
 #define AT_FDCWD -100
@@ -26,7 +13,7 @@ static long sys4(long nr, long a, long b, long c, long d)
 #define S_IFIFO 0010000
 #define SEEK_CUR 1
 
-void cmain(void)
+void cmain(long *sp)
 {
 	char cwd[64], buf[16];
 	int fds[2];

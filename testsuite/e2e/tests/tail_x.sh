@@ -1,11 +1,9 @@
 # Sourced by the tail_x*.opts: tail_x.c built -O2, checked to hold the
-# two tail calls (a `jmp` to the next function) the tests are about.
+# two tail calls (a jump to the next function: jmp, b) the tests are about.
 SRC=tail_x.c
 CFLAGS_EXTRA=(-O2)
+. "$here/tests/calls.sh"
 check_binary() {
-	local dis
-	dis=$(objdump -d --no-show-raw-insn "$1") || return 1
-	grep -A8 '<tail1>:$' <<<"$dis" | grep -Eq 'jmp +[0-9a-f]+ <tail2>' &&
-		grep -A8 '<tail2>:$' <<<"$dis" |
-		grep -Eq 'jmp +[0-9a-f]+ <tail3>'
+	calls "$1" tail1 | grep -qxF 'jump tail2' &&
+		calls "$1" tail2 | grep -qxF 'jump tail3'
 }

@@ -18,12 +18,26 @@ static volatile sig_atomic_t held, quit;
 
 static long raw_read(int fd, void *buf, unsigned long n)
 {
+#if defined(__x86_64__)
 	long ret;
 	__asm__ volatile("syscall"
 			 : "=a"(ret)
 			 : "0"((long)SYS_read), "D"((long)fd), "S"(buf), "d"(n)
 			 : "rcx", "r11", "memory");
 	return ret;
+#elif defined(__aarch64__)
+	register long x8 __asm__("x8") = SYS_read;
+	register long x0 __asm__("x0") = fd;
+	register long x1 __asm__("x1") = (long)buf;
+	register long x2 __asm__("x2") = (long)n;
+	__asm__ volatile("svc #0"
+			 : "+r"(x0)
+			 : "r"(x8), "r"(x1), "r"(x2)
+			 : "memory");
+	return x0;
+#else
+#error "no raw system call for this architecture"
+#endif
 }
 
 static void on_usr1(int sig)

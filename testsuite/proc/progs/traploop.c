@@ -1,7 +1,7 @@
 /* The target of sig_detach: traploop READY OUT STOP.  Two threads loop:
- * a traced call, raise(SIGTRAP), an int3, each followed by a check that
- * the SIGTRAP handler ran exactly once for it (in that thread).  Once
- * both run, main writes its pid to READY.  When the file STOP exists it
+ * a traced call, raise(SIGTRAP), a trap instruction (int3, brk: the e2e
+ * tests' trap.h), each followed by a check that the SIGTRAP handler ran
+ * exactly once for it (in that thread).  Once both run, main writes its pid to READY.  When the file STOP exists it
  * writes "ok N" (N loops) to OUT and exits 0; a SIGTRAP lost or extra
  * writes "lost ..." or "extra ..." and exits 4. */
 #include <pthread.h>
@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "../../e2e/tests/trap.h"
 
 static __thread volatile long handled;
 static volatile int running, stop;
@@ -20,6 +22,7 @@ static void on_trap(int sig)
 	(void)sig;
 	handled++;
 }
+TRAP_HANDLER(on_trap)
 
 static void put(const char *path, const char *text)
 {
@@ -51,8 +54,8 @@ static void *loop(void *arg)
 			abort();
 		raise(SIGTRAP);
 		check(++n, "raise");
-		__asm__ volatile("int3");
-		check(++n, "int3");
+		TRAP();
+		check(++n, "trap");
 	}
 	return (void *)n;
 }
@@ -62,7 +65,7 @@ int main(int argc, char **argv)
 	if (argc < 4)
 		return 2;
 	out = argv[2];
-	signal(SIGTRAP, on_trap);
+	on_trap_install();
 	pthread_t t;
 	pthread_create(&t, NULL, loop, NULL);
 	while (running < 1)

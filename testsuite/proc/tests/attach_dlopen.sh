@@ -11,6 +11,7 @@ ${CC:-cc} -O0 -g -fPIC -shared -Wl,-soname,libtwo.so -o libtwo.so \
 	"$e2e/libs_two.c" || fail "cannot build libtwo.so"
 ${CC:-cc} -O0 -g -fPIC -shared -Wl,-soname,libone.so -o libone.so \
 	"$e2e/libs_one.c" || fail "cannot build libone.so"
+[ -n "$BUILD_ONLY" ] && exit 0
 rm -f a.ready a.stop
 "$BIN/dlloop" a.ready a.stop "$PWD" >a.out 2>&1 &
 p=$!

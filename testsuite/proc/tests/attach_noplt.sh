@@ -11,8 +11,13 @@
 ${CC:-cc} -O0 -fno-builtin -fno-inline -D_FORTIFY_SOURCE=0 -U_FORTIFY_SOURCE \
 	-fno-stack-protector -pthread -fno-plt -o loop "$PROC/progs/loop.c" ||
 	fail "cannot build loop.c with -fno-plt"
-objdump -d loop | grep -Eq 'call +\*0x[0-9a-f]+\(%rip\) .*<atol@' ||
-	fail "atol is not called through its GOT slot"
+[ -n "$BUILD_ONLY" ] && exit 0
+# Where there are binutils (not in testsuite/aarch64's VM).
+if command -v objdump >/dev/null; then
+	. "$PROC/../e2e/tests/calls.sh"
+	calls loop | grep -qxF 'call *atol' ||
+		fail "atol is not called through its GOT slot"
+fi
 BIN=$PWD attach_loop "$1" -f -o trace
 for ((i = 0; i < 3000; i++)); do
 	n=$(grep -E '^[0-9]+ (atol|strlen)\("[0-9]+"\) += [0-9]+$' trace 2>/dev/null |

@@ -10,6 +10,7 @@
 # size of its first read for the bytes of its second: it showed its own
 # memory as the string, or crashed (3 runs in 4).  In ptrace mode there
 # is no recorder: the same checks hold.
+# needs: recorder
 . "$PROC/lib.sh"
 
 n=2000

@@ -7,6 +7,7 @@
 # tracer's peak RSS stays under 256 MiB.  Before, the tracer never gave
 # the room back: the child's writers trapped on the full ring for ever,
 # the tracer busy.  In ptrace mode there is no ring: the same checks.
+# needs: recorder
 . "$PROC/lib.sh"
 
 n=2000

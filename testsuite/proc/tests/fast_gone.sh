@@ -7,6 +7,7 @@
 # SIGTERM ignored.  Now the recorder is given up (said on stderr) and
 # the call goes on in ptrace mode: the program's output and status are
 # ptrace mode's, and SIGTERM ends the tracer at once.
+# needs: recorder
 # variants: protect unmap
 . "$PROC/lib.sh"
 

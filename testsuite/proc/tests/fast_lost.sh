@@ -7,6 +7,7 @@
 # ever: 50% CPU, a kept signal allocated per turn, SIGTERM ignored.  Now
 # the handler runs where the thread is, as it does on the program's own
 # int3 in ptrace mode, and SIGTERM ends the tracer at once.
+# needs: recorder
 . "$PROC/lib.sh"
 
 prog() { printf 'SIGTRAP\nlabs 7\ndone 12'; }

@@ -11,6 +11,7 @@
 # program goes on untraced.  Before, the writers trapped on the full
 # ring for ever, the calls were lost without a word, and SIGTERM went
 # unheeded.  In ptrace mode there is no ring: the same checks hold.
+# needs: recorder
 # variants: plain timer
 . "$PROC/lib.sh"
 

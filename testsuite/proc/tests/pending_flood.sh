@@ -8,6 +8,7 @@
 # bytes: 8 million, 520 MiB), SIGTERM ends it within a second (1.5 s
 # here, for the loaded machines the tests run on); and the program's
 # output and status are as untraced.
+# needs: recorder
 . "$PROC/lib.sh"
 
 prog=$BIN/pending_flood

@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC1091
 # A signal a thread stops with while the tracer detaches is not dropped:
-# the program (bin/traploop) raises SIGTRAP and runs int3s in a loop,
+# the program (bin/traploop) raises SIGTRAP and runs trap instructions in a loop,
 # checking that its handler ran once for each, when the tracer is made
 # to detach (SIGINT to the tracer alone) at a random point; a detach
 # that took the program's SIGTRAP for one of ours (and dropped it), or

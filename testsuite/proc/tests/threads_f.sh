@@ -5,7 +5,9 @@
 # 5000, 3 runs.  Each thread ends with its own "+++ exited" line.  Run count, failures and time are printed.
 . "$PROC/lib.sh"
 
+# PROC_SMALL (testsuite/aarch64, under emulation): 8 x 300, 1 run.
 if [ "$STRESS" = 1 ]; then nt=8 nc=100000 runs=20 TMO=1800
+elif [ -n "${PROC_SMALL:-}" ]; then nt=8 nc=300 runs=1
 else nt=8 nc=5000 runs=3
 fi
 "$BIN/threads" $nt $nc >out.plain 2>&1
