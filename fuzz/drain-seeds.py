@@ -28,7 +28,7 @@ TCB = [0x7f5510000700, 0x7f5511000700, 0x7f5512000700]
 REC_PAD, REC_CALL, REC_RETURN = 1, 2, 3
 REC_CALL_HOOKED, REC_CALL_TAIL = 1, 2
 REC_SYNC_BIT = 1 << 63
-PLAN_XMM_ADDR = 0xfff0000000000000
+PLAN_FPR_ADDR = 0xfff0000000000000
 CALL_SIZE, RETURN_SIZE = 112, 96
 
 
@@ -152,10 +152,10 @@ def floats_stack_format():
     r = Ring(3)
     xmm = struct.pack('<dd', 1.5, 0) + struct.pack('<dd', -2.25, 0)
     xmm += bytes(128 - len(xmm))
-    c = r.put(call, F_ATAN2, [], chunk(PLAN_XMM_ADDR, xmm))
+    c = r.put(call, F_ATAN2, [], chunk(PLAN_FPR_ADDR, xmm))
     r.put(ret, F_ATAN2, c, 0, xmm0=struct.pack('<dd', 2.55, 0))
     fx = struct.pack('<f12xf', 0.5, 3.0) + bytes(108)
-    c = r.put(call, F_FMAXF, [], chunk(PLAN_XMM_ADDR, fx))
+    c = r.put(call, F_FMAXF, [], chunk(PLAN_FPR_ADDR, fx))
     r.put(ret, F_FMAXF, c, 0, xmm0=struct.pack('<f', 3.0) + bytes(12))
     sp = 0x7ffd1000
     stack = struct.pack('<QqQ', 0x401200, -9, S)
@@ -164,7 +164,7 @@ def floats_stack_format():
     r.put(ret, F_SUM8, c, 42)
     c = r.put(call, F_PRINTF, [S, S + 32, 7, S + 48],
               cstr(S, '%s %d %.3s %f\n') + cstr(S + 32, 'word') +
-              cstr(S + 48, 'abcdef') + chunk(PLAN_XMM_ADDR, xmm))
+              cstr(S + 48, 'abcdef') + chunk(PLAN_FPR_ADDR, xmm))
     r.put(ret, F_PRINTF, c, 20)
     return seed(r, [(OP_DRAIN, 0, 0, 0)])
 

@@ -36,11 +36,11 @@ enum bpt_kind {
 	BPT_SYSCALL,
 };
 
-/* The longest call stub kept: x86_64's endbr64, bnd, jmp *GOT(%rip) is
- * 11 bytes, aarch64's bti c, adrp, ldr, add, br 20. */
+/* The longest call stub kept: x86_64's (with its IBT and MPX prefixes)
+ * is 11 bytes, aarch64's (bti, adrp, ldr, add, br) 20. */
 #define BPT_STUB_MAX 20
 /* The longest breakpoint instruction (ARCH_BREAKPOINT_LEN of arch.h):
- * x86_64's int3 is 1 byte, aarch64's BRK 4. */
+ * x86_64's is 1 byte, aarch64's 4. */
 #define BPT_INSN_MAX 4
 
 /* The call part of the kinds a traced call starts at (BPT_STUB,

@@ -171,7 +171,7 @@ static void find_in_call(struct task *t, void *data)
 /* Whether a thread of P is inside a call of B that went through the
  * lazy binding of B's GOT slot (fast_binding): the binding's write,
  * after ours, would point the slot past the recorder again, and B's
- * stub int3 is lifted at the hand-over: every later call would go
+ * stub breakpoint is lifted at the hand-over: every later call would go
  * untraced (proc test sig_load in --fast, 1 run in 30; e2e
  * fast_lazy_race, where an IFUNC resolver holds a thread there).  The
  * hand-over waits until no such call is pending: one scan of the

@@ -2,7 +2,7 @@
  * process.  A function's first call goes through its stub breakpoint as
  * in ptrace mode; at a later one, once its GOT slot holds where the call
  * really goes, the slot is pointed at the function's trampoline in the
- * recorder, the stub's int3 lifted, and its calls no longer stop the
+ * recorder, the stub's breakpoint lifted, and its calls no longer stop the
  * program.  The ring is drained before every stop is handled, by a
  * thread of the tracer between stops, and when the recorder traps.
  * Implemented by fast.c and the files fastrec.h lists, one concern
@@ -92,8 +92,8 @@ bool fast_settle(pid_t tid, bool may_defer);
 bool fast_owns_ip(const struct task *t, uint64_t ip);
 
 /* A SIGTRAP of T with its registers REGS (its memory through M): whether
- * it came from one of the recorder's int3s (handled: the caller resumes
- * T), or from the int3 of a stub lifted for the recorder (T's IP put
+ * it came from one of the recorder's traps (handled: the caller resumes
+ * T), or from the trap of a stub lifted for the recorder (T's IP put
  * back on the stub). */
 bool fast_trap(struct task *t, struct memsrc *m, struct arch_regs *regs);
 
@@ -120,14 +120,14 @@ void fast_release_child(int procmem, pid_t pid, const struct process *parent);
 void fast_detach(struct process *p);
 
 /* T, stopped with registers R in the recorder's code, is run out of it
- * (to an int3 put for the time on each way out; by single steps if
+ * (to a trap put for the time on each way out; by single steps if
  * those cannot be written), the blob's traps it meets handled as
  * fast_trap does (M, the memory for return breakpoints, or NULL when
  * detaching).  R follows.  False if T is still inside: it ended, or
  * the steps ran out. */
 bool fast_leave(struct task *t, struct memsrc *m, struct arch_regs *r);
 
-/* Whether T stopped with the trap of one of the recorder's int3s (its
+/* Whether T stopped with the trap of one of the recorder's traps (its
  * own, or one fast_leave put on a way out): the detach keeps no SIGTRAP
  * for it, and fast_leave handles it. */
 bool fast_trap_stop(struct task *t);

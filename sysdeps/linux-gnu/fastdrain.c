@@ -108,43 +108,43 @@ bool fastdrain_init(bool timed, bool wait_writers)
 /* ---- formatting records ---- */
 
 /* The floating point registers of the record being shown, made from
- * its xmm bytes only when the fetch code asks (a float argument or
+ * its floating point bytes only when the fetch code asks (a float argument or
  * return value): a call's are in a chunk of its recmem, a return's
  * first one in the record. */
 static struct arch_fpregs rec_fp;
 static const struct recmem *rec_mem;
-static const void *rec_xmm;
-static size_t rec_xmm_len;
+static const void *rec_fpr;
+static size_t rec_fpr_len;
 static bool rec_fp_made, rec_fp_ok;
 
 static const void *record_fpregs(struct callsite *cs)
 {
-	unsigned char xmm[128];
-	const void *from = rec_xmm;
-	size_t len = rec_xmm_len;
+	unsigned char fpr[128];
+	const void *from = rec_fpr;
+	size_t len = rec_fpr_len;
 
 	(void)cs;
 	if (rec_fp_made)
 		return rec_fp_ok ? &rec_fp.f : NULL;
 	rec_fp_made = true;
-	if (!from && recmem_xmm(rec_mem, xmm)) {
-		from = xmm;
-		len = sizeof(xmm);
+	if (!from && recmem_fpr(rec_mem, fpr)) {
+		from = fpr;
+		len = sizeof(fpr);
 	}
 	rec_fp_ok = from != NULL;
 	if (rec_fp_ok)
-		recregs_xmm(&rec_fp, from, len);
+		recregs_fpr(&rec_fp, from, len);
 	return rec_fp_ok ? &rec_fp.f : NULL;
 }
 
-/* The record to be shown next keeps its xmm registers in MEM's chunks
+/* The record to be shown next keeps its floating point registers in MEM's chunks
  * (XMM NULL) or in the LEN bytes at XMM. */
-static void record_fpregs_from(const struct recmem *mem, const void *xmm,
+static void record_fpregs_from(const struct recmem *mem, const void *fpr,
 			       size_t len)
 {
 	rec_mem = mem;
-	rec_xmm = xmm;
-	rec_xmm_len = len;
+	rec_fpr = fpr;
+	rec_fpr_len = len;
 	rec_fp_made = false;
 }
 

@@ -26,7 +26,7 @@
 			  sizeof(struct rec_call) :                     \
 			  sizeof(struct rec_return))
 
-/* Stub B of P, handed over, back in ptrace mode: its int3 back in
+/* Stub B of P, handed over, back in ptrace mode: its trap back in
  * place (unless the program changed the byte since), never handed over
  * again. */
 static void stub_back(struct process *p, struct breakpoint *b)
@@ -43,7 +43,7 @@ static void stub_back(struct process *p, struct breakpoint *b)
 
 void fastpoison_handback(struct process *p, const struct fastrec *f)
 {
-	/* The slots first: a stub's int3 hit while its slot still held the
+	/* The slots first: a stub's breakpoint hit while its slot still held the
 	 * trampoline would send the call to the recorder too.  A slot the
 	 * program has written since is left as it is. */
 	for (uint32_t i = 0; i < f->nfunc && i < FAST_NFUNC; i++) {

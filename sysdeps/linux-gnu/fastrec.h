@@ -123,7 +123,7 @@ struct fastrec_stats {
 	unsigned long copy_faults, range_reads;
 	/* Threads run out of the recorder's code to one of its ways out,
 	 * and single steps taken instead where those could not take an
-	 * int3 (fasttrap.c). */
+	 * trap (fasttrap.c). */
 	unsigned long leave_runs, leave_steps;
 };
 extern struct fastrec_stats fastrec_stats;
@@ -206,7 +206,7 @@ void fastpoison(struct process *p, struct fastrec *f, const char *why);
 
 /* Each function F handed over in P back to its stub: its GOT slot as
  * before the hand-over where it still points at the function's
- * trampoline, then the stub's int3 back (where the program left the
+ * trampoline, then the stub's breakpoint back (where the program left the
  * byte alone), never to be handed over again.  Said by the caller. */
 void fastpoison_handback(struct process *p, const struct fastrec *f);
 
@@ -229,7 +229,7 @@ void fasttrap_want_returns(struct task *t, struct memsrc *m,
 			   const struct arch_regs *regs);
 
 /* Write F's ways out as the blob has them, through PROCMEM: after an
- * int3 of fast_leave's that a fork copied into a child. */
+ * trap of fast_leave's that a fork copied into a child. */
 void fasttrap_exits_restore(int procmem, const struct fastrec *f);
 
 #endif

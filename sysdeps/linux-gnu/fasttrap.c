@@ -1,8 +1,8 @@
 /* --fast: the recorder's traps, and threads run out of its code
- * (DESIGN.md, "The recorder": Signals, Detach).  The blob's int3s stop a
+ * (DESIGN.md, "The recorder": Signals, Detach).  The blob's traps stop a
  * writer at a full ring, a record built on its stack, a lost return;
  * a thread that must not be in the recorder's code (a signal's handler
- * about to run, the detach) is run to one of its two ways out, an int3
+ * about to run, the detach) is run to one of its two ways out, a trap
  * on each for the time.  Calls fastdrain.c and fastrec.c. */
 #include <signal.h>
 #include <string.h>
@@ -25,8 +25,8 @@
 
 /* Steps given a thread to leave the recorder's code before a signal is
  * delivered to it, or before the detach, when its ways out cannot take
- * an int3: a record takes a few thousand instructions at most, its
- * copies none (copy_by_call).  With the int3s, the blob's traps it may
+ * a trap: a record takes a few thousand instructions at most, its
+ * copies none (copy_by_call).  With the traps, the blob's traps it may
  * meet on the way (a full ring, say). */
 #define FAST_LEAVE_STEPS 100000
 #define FAST_LEAVE_TRAPS 1000
@@ -74,7 +74,7 @@ void fasttrap_want_returns(struct task *t, struct memsrc *m,
 }
 
 /* Whether IP is just past one of the recorder's ways out, where
- * fast_leave puts an int3 for a moment. */
+ * fast_leave puts a trap for a moment. */
 static bool past_exit(const struct fastrec *f, uint64_t ip)
 {
 	return in_blob(f, ip, rec_blob_entry_exit) ||
@@ -82,7 +82,7 @@ static bool past_exit(const struct fastrec *f, uint64_t ip)
 }
 
 /* Write the recorder's ways out as the blob has them, through PROCMEM:
- * after an int3 of fast_leave's that a fork copied into a child (any
+ * after a trap of fast_leave's that a fork copied into a child (any
  * thread of the program may fork while those are in place). */
 void fasttrap_exits_restore(int procmem, const struct fastrec *f)
 {
@@ -204,7 +204,7 @@ static bool copy_by_call(struct task *t, struct process *p,
 	return tracee_set_regs(t->tid, r) == 0 && !c.len;
 }
 
-/* fast_leave by single steps, where its int3s cannot be written: slow
+/* fast_leave by single steps, where its traps cannot be written: slow
  * (a record is some hundreds of instructions), and bounded. */
 static bool step_leave(struct task *t, struct process *p, struct fastrec *f,
 		       struct memsrc *m, struct arch_regs *r)
@@ -229,7 +229,7 @@ static bool step_leave(struct task *t, struct process *p, struct fastrec *f,
 	return !in_code(f, arch_ip(r));
 }
 
-/* T run to one of the recorder's ways out, through an int3 on each
+/* T run to one of the recorder's ways out, through a trap on each
  * (fast_leave).  False when T is still inside. */
 static bool run_leave(struct task *t, struct process *p, struct fastrec *f,
 		      struct memsrc *m, struct arch_regs *r)
@@ -291,7 +291,7 @@ bool fast_leave(struct task *t, struct memsrc *m, struct arch_regs *r)
 	struct fastrec *f = fastrec_mapped(p);
 	if (!f || !in_code(f, arch_ip(r)))
 		return true;
-	/* Stopped just past one of the blob's int3s (a stop the detach
+	/* Stopped just past one of the blob's traps (a stop the detach
 	 * collected, or a signal that came right after the loop handled
 	 * the trap): that trap first; handled twice, a drain is only made
 	 * again.  Past a lost return's trap still, no call of T's has
@@ -323,7 +323,7 @@ void fast_signal(struct task *t, int sig, struct arch_regs *regs)
 /* T of P (recorder F, registers R) faulted at ADDR, not in a copy: if
  * ADDR is F's region, the program unmapped or protected it, and the
  * recorder is given up, said once on stderr: each function handed over
- * goes back to its stub (GOT slot, int3), the records that can still
+ * goes back to its stub (GOT slot, trap), the records that can still
  * be read are shown, and P has no recorder from then on.  True when the
  * fault was the call of a trampoline, which then goes on through its
  * stub's breakpoint (T's IP moved): T is resumed without the signal;

@@ -588,11 +588,11 @@ static int arg_words(struct pc *pc)
 	}
 	if (words && emit(pc, PLAN_STACK, 0, 0, 8 + 8 * words) < 0)
 		return -1;
-	return sse ? emit(pc, PLAN_XMM, 0, 0, 0) : 0;
+	return sse ? emit(pc, PLAN_FPR, 0, 0, 0) : 0;
 }
 
 /* The entry plan: the parameters shown at the entry (before the split),
- * and the stack words and xmm registers every parameter is fetched from
+ * and the stack words and floating point registers every parameter is fetched from
  * then. */
 static int compile(struct pc *pc)
 {

@@ -44,7 +44,7 @@ struct plan_argloc {
 	bool stack;
 	uint64_t word, nwords;
 	/* Else in NREGS registers, one per eightbyte: an integer argument word
-	 * (PLAN_ARG's A) or, when SSE, an xmm register. */
+	 * (PLAN_ARG's A) or, when SSE, a floating point register. */
 	unsigned nregs;
 	struct {
 		bool sse;

@@ -51,7 +51,7 @@ typedef void plt_found_fn(void *ctx, uint64_t stub, uint64_t got, unsigned len);
 
 /* Find the stubs in the SIZE bytes of CODE (an executable segment as
  * the loader maps it), loaded at link-time address ADDR, with no
- * section header: every `jmp *GOT(%rip)` whose slot IS_SLOT(CTX, slot)
+ * section header: every indirect jump whose slot IS_SLOT(CTX, slot)
  * accepts and whose bytes, with those around it, decode as a stub of
  * .plt, .plt.sec or .plt.got.  FN is called once per stub, in address
  * order.  Reads nothing outside CODE; never fails. */
@@ -59,7 +59,7 @@ void plt_arch_find_stubs(const uint8_t *code, size_t size, uint64_t addr,
 			 plt_slot_fn *is_slot, plt_found_fn *fn, void *ctx);
 
 /* A call site that reads a GOT slot itself, with no stub (-fno-plt):
- * on x86_64 `call *GOT(%rip)` or, for a tail call, `jmp *GOT(%rip)`. */
+ * an indirect call or, for a tail call, jump through the slot. */
 enum plt_site_kind {
 	PLT_SITE_CALL, /* pushes ADDR + LEN, then goes to *GOT */
 	PLT_SITE_JUMP, /* goes to *GOT; the return address is the caller's */

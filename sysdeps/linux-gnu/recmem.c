@@ -131,13 +131,13 @@ void recmem_init(struct recmem *m, const void *chunks, size_t size)
 	measure(m, size);
 }
 
-bool recmem_xmm(const struct recmem *m, void *out)
+bool recmem_fpr(const struct recmem *m, void *out)
 {
 	const struct plan_chunk *ch;
 
 	for (size_t off = 0; (ch = chunk_at(m->chunks, m->size, off));
 	     off += plan_chunk_size(ch->len)) {
-		if (ch->addr == PLAN_XMM_ADDR && ch->len == 128) {
+		if (ch->addr == PLAN_FPR_ADDR && ch->len == 128) {
 			memcpy(out, ch + 1, 128);
 			return true;
 		}

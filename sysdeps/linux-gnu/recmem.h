@@ -36,8 +36,8 @@ struct recmem {
  * process) ends the span there. */
 void recmem_init(struct recmem *m, const void *chunks, size_t size);
 
-/* The 128 bytes of xmm0..7 the record holds, into OUT: false when it
+/* The 128 bytes of floating point argument registers the record holds, into OUT: false when it
  * holds none. */
-bool recmem_xmm(const struct recmem *m, void *out);
+bool recmem_fpr(const struct recmem *m, void *out);
 
 #endif

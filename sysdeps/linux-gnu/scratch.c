@@ -73,7 +73,7 @@ static bool in_reach(const struct scratch *s, uint64_t near)
 }
 
 /* The first region of a process gets ARCH_SYSCALL_INSN (x86_64:
- * "syscall; int3") in its first cell. */
+ * ARCH_SYSCALL_INSN) in its first cell. */
 static void place_syscall_insn(struct process *p, struct scratch *s)
 {
 	static const uint8_t insn[] = ARCH_SYSCALL_INSN;

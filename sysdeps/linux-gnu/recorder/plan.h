@@ -53,8 +53,8 @@ enum plan_opcode {
 	 * return address first). */
 	PLAN_STACK,
 	/* Record the floating point argument registers (128 bytes, as a
-	 * chunk whose address is PLAN_XMM_ADDR). */
-	PLAN_XMM,
+	 * chunk whose address is PLAN_FPR_ADDR). */
+	PLAN_FPR,
 };
 
 /* PLAN_ARG's words for the return value (a return plan runs with the
@@ -63,9 +63,10 @@ enum plan_opcode {
 #define PLAN_ARG_RET0 0x40000000u
 #define PLAN_ARG_RET1 0x40000001u
 
-/* The address the xmm chunk claims: in no mapping a program can have
- * (non-canonical), so a lens never confuses it with memory. */
-#define PLAN_XMM_ADDR 0xfff0000000000000ull
+/* The address the floating point registers' chunk claims: in no
+ * mapping a program can have (non-canonical), so a lens never confuses
+ * it with memory. */
+#define PLAN_FPR_ADDR 0xfff0000000000000ull
 
 struct plan_op {
 	uint8_t op;  /* enum plan_opcode */

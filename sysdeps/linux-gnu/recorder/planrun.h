@@ -53,7 +53,7 @@ struct plan_state {
 	uint64_t r[PLAN_NREGS];
 	const uint64_t *args;
 	uint64_t sp;
-	const void *xmm;
+	const void *fpr;
 	unsigned char *out;
 	uint64_t room, used;
 	plan_copy_fn copy;
@@ -172,18 +172,18 @@ static inline void plan_chunk_cstr(struct plan_state *s, uint64_t addr,
 
 /* The 128 bytes of the floating point argument registers, or an empty
  * chunk that wanted them when they were not saved. */
-static inline void plan_chunk_xmm(struct plan_state *s)
+static inline void plan_chunk_fpr(struct plan_state *s)
 {
 	uint64_t max;
-	unsigned char *data = plan_chunk_open(s, PLAN_XMM_ADDR, &max);
+	unsigned char *data = plan_chunk_open(s, PLAN_FPR_ADDR, &max);
 
 	if (!data)
 		return;
-	if (!s->xmm || max < 128) {
-		plan_chunk_close(s, 0, 128, s->xmm != 0);
+	if (!s->fpr || max < 128) {
+		plan_chunk_close(s, 0, 128, s->fpr != 0);
 		return;
 	}
-	const plan_word *src = s->xmm;
+	const plan_word *src = s->fpr;
 	plan_word *dst = (plan_word *)data;
 	for (unsigned i = 0; i < 16; i++) {
 		dst[i] = src[i];
@@ -308,7 +308,7 @@ static inline uint64_t plan_muladd(const struct plan_op *op, uint64_t x)
  * the end of the plan otherwise. */
 static inline int plan_op_valid(const struct plan_op *op)
 {
-	return op->op != PLAN_END && op->op <= PLAN_XMM &&
+	return op->op != PLAN_END && op->op <= PLAN_FPR &&
 	       op->dst < PLAN_NREGS && op->src < PLAN_NREGS &&
 	       op->len < PLAN_NREGS;
 }
@@ -343,9 +343,9 @@ static inline void plan_step(struct plan_state *s, const struct plan_op *op)
 		plan_flush(s);
 		plan_chunk_mem(s, s->sp, plan_len(op->a));
 		break;
-	case PLAN_XMM:
+	case PLAN_FPR:
 		plan_flush(s);
-		plan_chunk_xmm(s);
+		plan_chunk_fpr(s);
 		break;
 	}
 }
@@ -365,7 +365,7 @@ static inline void plan_step(struct plan_state *s, const struct plan_op *op)
  * does not fit is left out. */
 static inline uint64_t plan_run(const struct plan_op *plan,
 				const uint64_t args[8], uint64_t sp,
-				const void *xmm, void *out, uint64_t room,
+				const void *fpr, void *out, uint64_t room,
 				plan_copy_fn copy, void *ctx)
 {
 	struct plan_state s;
@@ -376,7 +376,7 @@ static inline uint64_t plan_run(const struct plan_op *plan,
 	}
 	s.args = args;
 	s.sp = sp;
-	s.xmm = xmm;
+	s.fpr = fpr;
 	s.out = out;
 	s.room = room;
 	s.used = 0;
@@ -403,7 +403,7 @@ static inline uint64_t plan_op_bound(const struct plan_op *op)
 	case PLAN_FIXED:
 	case PLAN_STACK:
 		return plan_chunk_size(plan_len(op->a));
-	case PLAN_XMM:
+	case PLAN_FPR:
 		return plan_chunk_size(128);
 	}
 	return 0;

@@ -12,17 +12,19 @@
 
 extern const unsigned char rec_blob[];
 extern const uint64_t rec_blob_size;
-/* Where the entry trampolines jump (r11 = the function's index). */
+/* Where the entry trampolines jump (with the function's index,
+ * recarch.h). */
 extern const uint64_t rec_blob_entry;
 /* The address the hooked calls return to. */
 extern const uint64_t rec_blob_return;
-/* The int3 of a full ring: a SIGTRAP with the IP at rec_blob_trap_full +
- * 1 asks the tracer to drain the ring and resume the thread. */
+/* The trap of a full ring: a SIGTRAP with the IP past
+ * rec_blob_trap_full asks the tracer to drain the ring and resume the
+ * thread. */
 extern const uint64_t rec_blob_trap_full;
-/* The int3 of a record handed over synchronously (ring.h): at a SIGTRAP
- * with the IP at rec_blob_trap_sync + 1, rdi is the record's address. */
+/* The trap of a record handed over synchronously (ring.h): at a SIGTRAP
+ * with the IP past it, recregs_trap_arg is the record's address. */
 extern const uint64_t rec_blob_trap_sync;
-/* The int3 of a return with no shadow entry (recentry.S says what the
+/* The trap of a return with no shadow entry (recentry.S says what the
  * tracer does there). */
 extern const uint64_t rec_blob_trap_lost;
 /* The direct copy's instruction: a SIGSEGV or SIGBUS a fault raises
@@ -30,7 +32,7 @@ extern const uint64_t rec_blob_trap_lost;
  * rec_blob_copy_fixup, without the signal (ring.h, "Readable ranges"). */
 extern const uint64_t rec_blob_copy_insn;
 extern const uint64_t rec_blob_copy_fixup;
-/* The two ways out of the recorder's code, each a jmp *%r11: from
+/* The two ways out of the recorder's code, each an indirect jump: from
  * rec_entry to the function, from rec_return to the caller. */
 extern const uint64_t rec_blob_entry_exit;
 extern const uint64_t rec_blob_return_exit;

@@ -394,7 +394,7 @@ static void run_plan(struct rec_shared *s, const struct rec_func *fn,
 	for (int i = 0; i < 6; i++)
 		args[i] = f->gpr[i];
 	r->used = (uint32_t)plan_run((const struct plan_op *)fn->plan, args,
-				     rec_frame_sp(f), f->xmm, r + 1, room,
+				     rec_frame_sp(f), f->fpr, r + 1, room,
 				     copy_mem, s);
 	if (room < fn->bound)
 		r->h.flags |= REC_CALL_CUT;

@@ -27,7 +27,7 @@
  * reserved after it, else they become a pad record.  Records and pads are
  * multiples of REC_ALIGN bytes, so any slack holds a pad's header.
  *
- * A full ring: the writer executes the int3 at rec_blob_trap_full; the
+ * A full ring: the writer executes the trap at rec_blob_trap_full; the
  * tracer sees a SIGTRAP with the IP just after it, drains, and resumes
  * the thread, which tries again.  No record is ever dropped.
  *
@@ -36,8 +36,8 @@
  * may be that writer's, which cannot go on before the handler returns.
  * Such a writer (its thread's shadow stack says so, rec_shadow.pending) never
  * waits for room: it builds its record on its stack (the chunks cut to
- * REC_SYNC_ROOM bytes) and executes the int3 at rec_blob_trap_sync with
- * the record's address in rdi.  The tracer drains the ring, reads that
+ * REC_SYNC_ROOM bytes) and executes the trap at rec_blob_trap_sync with
+ * the record's address in its argument register (recregs.h).  The tracer drains the ring, reads that
  * record and resumes.  Its position is REC_SYNC_BIT | n (n counts such
  * records), in no lap; a return record names it as any other.
  *
@@ -153,7 +153,7 @@ struct rec_return {
 #define REC_FN_DRAIN 2
 
 /* The function table, indexed by the number the entry trampoline loads
- * into r11.  PLAN: 0 or the address of a struct plan_op array ending
+ * (recarch.h).  PLAN: 0 or the address of a struct plan_op array ending
  * with PLAN_END, whose chunks take at most BOUND bytes, run at the
  * entry.  RPLAN, RBOUND: the same for the return plan, run at a hooked
  * return with the argument registers the entry had and the return
@@ -174,7 +174,8 @@ struct rec_shadow_entry {
 	uint64_t sp;   /* the stack pointer at the entry */
 	uint64_t call; /* the position of the call's record */
 	uint64_t func;
-	/* rdi..r9 at the entry, for the return plan; else not written */
+	/* the argument registers at the entry, for the return plan; else
+	 * not written */
 	uint64_t args[6];
 };
 
@@ -237,7 +238,7 @@ struct rec_shared {
 	 * which the tracer reads at every drain. */
 	uint64_t range_misses;
 	uint64_t records;    /* records committed, pads excluded */
-	uint64_t full_traps; /* int3s at rec_blob_trap_full */
+	uint64_t full_traps; /* traps at rec_blob_trap_full */
 	uint64_t unhooked;   /* wanted returns not hooked (REC_CALL_NOSHADOW) */
 	uint64_t unwound;    /* shadow entries dropped as gone */
 	uint64_t drains;     /* REC_FN_DRAIN traps at rec_blob_trap_full */

@@ -39,13 +39,13 @@ enum rec_gpr {
 
 struct rec_frame {
 	uint64_t gpr[REC_G_N];
-	uint8_t xmm[8][16];
+	uint8_t fpr[8][16]; /* xmm0..7 */
 	uint64_t pad;
 	/* Then the call's return address: the stack pointer at its entry. */
 };
 _Static_assert(sizeof(struct rec_frame) == REC_FRAME_SIZE, "rec_frame");
-_Static_assert(__builtin_offsetof(struct rec_frame, xmm) == REC_FRAME_XMM,
-	       "rec_frame.xmm");
+_Static_assert(__builtin_offsetof(struct rec_frame, fpr) == REC_FRAME_XMM,
+	       "rec_frame.fpr");
 
 struct rec_rframe {
 	uint64_t ret[2];  /* rax, rdx */

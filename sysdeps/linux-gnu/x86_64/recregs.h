@@ -159,7 +159,7 @@ static inline void recregs_copy_set(struct arch_regs *a,
 }
 
 /* xmm0..7 (128 bytes, XMM) into F, the rest zero. */
-static inline void recregs_xmm(struct arch_fpregs *f, const void *xmm,
+static inline void recregs_fpr(struct arch_fpregs *f, const void *xmm,
 			       size_t len)
 {
 	memset(f, 0, sizeof(*f));

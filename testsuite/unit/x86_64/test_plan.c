@@ -158,7 +158,7 @@ static const void *rec_fpregs(struct callsite *cs)
 	struct recmem *m = (struct recmem *)cs->mem;
 
 	memset(&rec_fp, 0, sizeof(rec_fp));
-	return recmem_xmm(m, rec_fp.xmm_space) ? &rec_fp : NULL;
+	return recmem_fpr(m, rec_fp.xmm_space) ? &rec_fp : NULL;
 }
 
 /* Run PLAN as the recorder would, into a record of its bound. */
@@ -568,22 +568,22 @@ static void test_recmem(void)
 	n = chunk(rec, n, 0x2000, "xy", 2, 2);
 	n = chunk(rec, n, 0x3000, "str", 4, 4); /* a C string and its NUL */
 	n = chunk(rec, n, 0x4000, "cut", 3, 10 | PLAN_CHUNK_CUT);
-	n = chunk(rec, n, PLAN_XMM_ADDR, (const char *)xmm, 128, 128);
+	n = chunk(rec, n, PLAN_FPR_ADDR, (const char *)xmm, 128, 128);
 
 	recmem_init(&m, rec, n);
 	CHECK(memsrc_read(&m.mem, 0x1000, buf, 5) == 5 &&
 	      !memcmp(buf, "abcde", 5));
 	CHECK(memsrc_read(&m.mem, 0x1001, buf, 10) == 4 && m.misses == 0);
 	CHECK(memsrc_read(&m.mem, 0x3000, buf, 33) == 4 && m.misses == 0);
-	CHECK(memsrc_read(&m.mem, PLAN_XMM_ADDR, buf, 8) == 0 && !m.misses);
+	CHECK(memsrc_read(&m.mem, PLAN_FPR_ADDR, buf, 8) == 0 && !m.misses);
 	CHECK(memsrc_read(&m.mem, 0x2000, buf, 3) == 2 && m.misses == 1);
 	CHECK(memsrc_read(&m.mem, 0x4000, buf, 4) == 3 && m.misses == 2);
 	CHECK(memsrc_read(&m.mem, 0x5000, buf, 1) == 0 && m.misses == 3);
 	unsigned char x[128];
-	CHECK(recmem_xmm(&m, x) && x[0] == 1);
+	CHECK(recmem_fpr(&m, x) && x[0] == 1);
 	/* a malformed chunk ends the span */
 	recmem_init(&m, rec, n - 1);
-	CHECK(!recmem_xmm(&m, x));
+	CHECK(!recmem_fpr(&m, x));
 	srand(3);
 	for (int round = 0; round < 2000; round++) {
 		for (size_t i = 0; i < sizeof(rec); i++)

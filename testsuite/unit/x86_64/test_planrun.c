@@ -65,7 +65,7 @@ static void check_chunk(const struct plan_chunk *ch, uint64_t addr,
 		FAIL("line %d: chunk %#llx %u/%#x, want %#llx %u/%#x", line,
 		     (unsigned long long)ch->addr, ch->len, ch->wanted,
 		     (unsigned long long)addr, len, wanted);
-	else if (len <= PLAN_LEN_MAX && addr != PLAN_XMM_ADDR &&
+	else if (len <= PLAN_LEN_MAX && addr != PLAN_FPR_ADDR &&
 		 memcmp(ch + 1, mem + (addr - BASE), len))
 		FAIL("line %d: chunk bytes differ from memory", line);
 	for (uint64_t i = len; i % 8; i++)
@@ -233,12 +233,12 @@ static void test_xmm(void)
 	unsigned char x[128];
 	for (int i = 0; i < 128; i++)
 		x[i] = (unsigned char)(i + 1);
-	struct plan_op plan[] = { op(PLAN_XMM, 0, 0, 0),
+	struct plan_op plan[] = { op(PLAN_FPR, 0, 0, 0),
 				  op(PLAN_END, 0, 0, 0) };
 	uint64_t used = run(plan, x, sizeof(outbuf));
 	const struct plan_chunk *ch = (const struct plan_chunk *)outbuf;
 	CHECK(used == plan_chunk_size(128) && used == plan_bound(plan));
-	CHECK(ch->addr == PLAN_XMM_ADDR && ch->len == 128 && ch->wanted == 128);
+	CHECK(ch->addr == PLAN_FPR_ADDR && ch->len == 128 && ch->wanted == 128);
 	CHECK(!memcmp(ch + 1, x, 128));
 	used = run(plan, NULL, sizeof(outbuf));
 	CHECK(used == sizeof(*ch) && ch->len == 0 && ch->wanted == 128);
@@ -283,7 +283,7 @@ static void test_hostile(void)
 	plan[3].src = PLAN_NREGS;
 	CHECK(run(plan, NULL, sizeof(outbuf)) == 2 * plan_chunk_size(1));
 	CHECK(plan_bound(plan) == 2 * plan_chunk_size(1));
-	plan[3] = op(PLAN_XMM + 1, 0, 0, 0);
+	plan[3] = op(PLAN_FPR + 1, 0, 0, 0);
 	CHECK(run(plan, NULL, sizeof(outbuf)) == 2 * plan_chunk_size(1));
 	plan[3] = op(PLAN_MEM, 0, 0, 0); /* A = 0: no bound but the room */
 	plan[4] = op(PLAN_END, 0, 0, 0);
@@ -309,7 +309,7 @@ static void test_random(void)
 	for (int round = 0; round < 2000; round++) {
 		struct plan_op plan[PLAN_MAX_OPS];
 		for (int i = 0; i < PLAN_MAX_OPS; i++) {
-			plan[i] = op((uint8_t)(1 + rand() % PLAN_XMM),
+			plan[i] = op((uint8_t)(1 + rand() % PLAN_FPR),
 				     (uint8_t)(rand() % PLAN_NREGS),
 				     (uint8_t)(rand() % PLAN_NREGS),
 				     (uint32_t)(rand() % 600));
