@@ -1,5 +1,5 @@
-/* The target of sig_fork: sigfork NCHILD.  A 2 kHz SIGALRM (a handler
- * that counts) falls on main, which loops on strlen, while a second
+/* The target of sig_fork: sigfork NCHILD [USEC].  A SIGALRM every USEC
+ * microseconds (default 500: 2 kHz; a handler that counts) falls on main, which loops on strlen, while a second
  * thread forks NCHILD children one after the other; each child makes
  * 100 strlen calls and exits 0 if all were right.  Prints "ok" and
  * exits 0 if every child did, else says which did not. */
@@ -49,12 +49,15 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return 2;
 	nchild = atoi(argv[1]);
+	long usec = argc > 2 ? atol(argv[2]) : 500;
+	if (usec < 1 || usec > 999999)
+		return 2;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_alarm;
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGALRM, &sa, NULL);
-	struct itimerval it = { { 0, 500 }, { 0, 500 } };
+	struct itimerval it = { { 0, usec }, { 0, usec } };
 	setitimer(ITIMER_REAL, &it, NULL);
 	pthread_t t;
 	if (pthread_create(&t, NULL, forker, NULL))
