@@ -32,6 +32,10 @@ struct callsite {
 	 * backend knows it without reading memory (--fast's records); 0:
 	 * read it through MEM. */
 	uint64_t target;
+	/* The thread's errno at this stop into *OUT: false when it cannot
+	 * be known (no libc that defines it, unreadable).  NULL: never
+	 * known.  Read at most once per stop, and only when called. */
+	bool (*thread_errno)(struct callsite *cs, int *out);
 };
 
 #endif

@@ -51,6 +51,10 @@ struct elf_image {
 	 * elf_sites_read looks for the calls only if there are any */
 	struct elf_slot *slots;
 	size_t nslots;
+	/* The slot the loader fills with the offset of the object's TLS
+	 * variable "errno" from the thread pointer (libc's), or 0: a
+	 * thread's errno is at its thread pointer plus the slot's value. */
+	uint64_t errno_got;
 };
 
 /* Read PATH into IMG, from what the loader reads (program headers, the

@@ -41,6 +41,7 @@ void process_reset_exec(struct process *p)
 	p->fast = NULL;
 	p->nscratch = 0;
 	p->syscall_insn = 0;
+	p->errno_known = false;
 }
 
 void process_free(struct process *p)

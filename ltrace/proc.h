@@ -46,6 +46,10 @@ struct process {
 	/* --fast: the recorder (sysdeps/linux-gnu/fastrec.h), one allocation,
 	 * freed at an exec or the end; NULL without one. */
 	struct fastrec *fast;
+	/* The offset of errno from its threads' thread pointer, once
+	 * ERRNO_KNOWN (sysdeps/linux-gnu/errnoloc.h). */
+	int64_t errno_tpoff;
+	bool errno_known;
 	struct process *next;
 };
 

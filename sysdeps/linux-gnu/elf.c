@@ -132,6 +132,7 @@ static void note_rela(struct scan *sc, size_t *cap, const Elf64_Rela *r)
 		add_slot(sc, cap, &s);
 		break;
 	case PLT_RELOC_OTHER:
+	case PLT_RELOC_TPOFF:
 		break;
 	}
 }
@@ -464,6 +465,7 @@ static void scan_image(const struct elf_file *f, struct elf_image *img,
 	    elf_dyn_read(&sc.dt, dyn.p_vaddr, dyn.p_filesz)) {
 		find_sections(&sc);
 		read_soname(&sc, img);
+		img->errno_got = elf_dyn_tls_slot(&sc.dt, "errno");
 		if (calls) {
 			load_slots(&sc);
 			scan_code(&sc);

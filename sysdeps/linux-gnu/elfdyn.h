@@ -67,6 +67,12 @@ const char *elf_dyn_string(const struct elf_dyn *d, uint64_t off);
 /* The name of dynamic symbol NDX (not empty), or NULL; whether it is a
  * FUNC or an IFUNC in *FUNC. */
 const char *elf_dyn_symbol(const struct elf_dyn *d, uint64_t ndx, bool *func);
+/* The GOT slot (a link-time address) that the loader fills with the
+ * offset from the thread pointer of the TLS variable NAME this object
+ * defines, through a PLT_RELOC_TPOFF relocation in DT_RELA (against the
+ * symbol, or against none with the variable's offset in its block as
+ * addend); 0 if there is none (elftls.c). */
+uint64_t elf_dyn_tls_slot(const struct elf_dyn *d, const char *name);
 void elf_dyn_destroy(struct elf_dyn *d);
 
 #endif

@@ -26,6 +26,7 @@
 #include "debug.h"
 #include "dwarfproto.h"
 #include "entry.h"
+#include "errnoloc.h"
 #include "error.h"
 #include "fast.h"
 #include "bptmem.h"
@@ -55,7 +56,10 @@ struct bpt_stop {
 	struct callsite cs;
 	struct arch_regs regs;
 	struct arch_fpregs fp;
-	int fp_state; /* 0 not read, 1 read, -1 failed */
+	int fp_state;  /* 0 not read, 1 read, -1 failed */
+	int err_state; /* errno: 0 not read, 1 read, -1 unknown */
+	int err;
+	struct task *task;
 	pid_t tid;
 };
 
@@ -67,6 +71,17 @@ static const void *stop_fpregs(struct callsite *cs)
 	return s->fp_state > 0 ? &s->fp.f : NULL;
 }
 
+static bool stop_errno(struct callsite *cs, int *out)
+{
+	struct bpt_stop *s = (struct bpt_stop *)cs;
+	if (!s->err_state)
+		s->err_state =
+			errnoloc_read(s->task, &s->regs, cs->mem, &s->err) ? 1 :
+									     -1;
+	*out = s->err;
+	return s->err_state > 0;
+}
+
 static void stop_init(struct bpt_stop *s, struct task *t, bool at_entry)
 {
 	struct process *p = process_mem(t->proc);
@@ -76,7 +91,10 @@ static void stop_init(struct bpt_stop *s, struct task *t, bool at_entry)
 	s->cs.at_entry = at_entry;
 	s->cs.error = 0;
 	s->cs.target = 0;
+	s->cs.thread_errno = stop_errno;
 	s->fp_state = 0;
+	s->err_state = 0;
+	s->task = t;
 	s->tid = t->tid;
 }
 

@@ -24,6 +24,10 @@ enum plt_reloc_kind {
 	PLT_RELOC_DATA,	     /* GLOB_DAT: named by its symbol; stubs and
 				code built without a PLT both read it */
 	PLT_RELOC_IRELATIVE, /* resolver at r_addend, no symbol */
+	/* not a function slot: the loader writes the offset of a TLS
+	 * variable from the thread pointer (initial-exec TLS), of the
+	 * symbol, or at r_addend in the object's own block for none */
+	PLT_RELOC_TPOFF,
 };
 
 enum plt_reloc_kind plt_arch_reloc_kind(uint32_t type);

@@ -77,6 +77,17 @@ static inline long arch_get_fpregs(pid_t tid, struct arch_fpregs *f)
 	return ptrace(PTRACE_GETREGSET, tid, (void *)NT_FPREGSET, &io);
 }
 
+/* The thread pointer of thread TID: TPIDR_EL0, its own register set
+ * (NT_ARM_TLS), not among A's. */
+static inline bool arch_thread_pointer(pid_t tid, const struct arch_regs *a,
+				       uint64_t *tp)
+{
+	(void)a;
+	struct iovec io = { tp, sizeof(*tp) };
+	return ptrace(PTRACE_GETREGSET, tid, (void *)NT_ARM_TLS, &io) == 0 &&
+	       io.iov_len == sizeof(*tp) && *tp != 0;
+}
+
 static inline uint64_t arch_ip(const struct arch_regs *a)
 {
 	return a->r.pc;

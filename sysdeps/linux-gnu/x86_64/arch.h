@@ -74,6 +74,16 @@ static inline long arch_get_fpregs(pid_t tid, struct arch_fpregs *f)
 	return ptrace(PTRACE_GETFPREGS, tid, NULL, &f->f);
 }
 
+/* The thread pointer of the thread whose registers are A (TID): %fs's
+ * base, which the TLS variant II of the psABI puts the TCB at. */
+static inline bool arch_thread_pointer(pid_t tid, const struct arch_regs *a,
+				       uint64_t *tp)
+{
+	(void)tid;
+	*tp = a->r.fs_base;
+	return *tp != 0;
+}
+
 static inline uint64_t arch_ip(const struct arch_regs *a)
 {
 	return a->r.rip;

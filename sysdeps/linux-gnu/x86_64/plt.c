@@ -35,6 +35,8 @@ enum plt_reloc_kind plt_arch_reloc_kind(uint32_t type)
 		return PLT_RELOC_DATA;
 	case R_X86_64_IRELATIVE:
 		return PLT_RELOC_IRELATIVE;
+	case R_X86_64_TPOFF64:
+		return PLT_RELOC_TPOFF;
 	default:
 		return PLT_RELOC_OTHER;
 	}
