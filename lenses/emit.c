@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emitjson.h"
@@ -433,12 +434,24 @@ static bool json_nonfinite(struct fmt_ctx *c, long double d)
 	return true;
 }
 
+/* JSON: the fewest digits that read back as D (3.14159, not
+ * 3.1415899999999999). */
 void emit_double(struct fmt_ctx *c, const char *fmt, double d)
 {
-	if (!c->json)
+	char b[32];
+
+	if (!c->json) {
 		strbuf_addf(c->sb, fmt, d);
-	else if (!json_nonfinite(c, d))
-		strbuf_addf(c->sb, "%.17g", d);
+		return;
+	}
+	if (json_nonfinite(c, d))
+		return;
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(b, sizeof(b), "%.*g", prec, d);
+		if (strtod(b, NULL) == d)
+			break;
+	}
+	strbuf_addstr(c->sb, b);
 }
 
 void emit_ldouble(struct fmt_ctx *c, const char *fmt, long double d)
