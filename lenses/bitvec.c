@@ -21,7 +21,8 @@ static void print_bits(struct fmt_ctx *c, const unsigned char *b, size_t n)
 
 	for (size_t i = 0; i < bits; i++)
 		set += bit(b, i, false);
-	bool inv = set > bits / 2;
+	/* JSON: the set bits, never inverted */
+	bool inv = !c->json && set > bits / 2;
 	enum emit_group g = inv ? EMIT_BITVEC_NOT : EMIT_BITVEC;
 	size_t idx = 0;
 	emit_begin(c, g);
@@ -32,10 +33,7 @@ static void print_bits(struct fmt_ctx *c, const unsigned char *b, size_t n)
 		while (j + 1 < bits && bit(b, j + 1, inv))
 			j++;
 		emit_sep(c, g, idx++);
-		if (j > i)
-			emit_printf(c, "%zu-%zu", i, j);
-		else
-			emit_printf(c, "%zu", i);
+		emit_bit_range(c, i, j);
 		i = j;
 	}
 	emit_end(c, g, false);

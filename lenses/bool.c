@@ -6,5 +6,5 @@ void lens_bool(struct fmt_ctx *c, const struct value *v)
 	int64_t x;
 
 	if (lens_int_value(c, v, &x))
-		emit_text(c, x ? "true" : "false");
+		emit_bool(c, x != 0);
 }

@@ -180,6 +180,22 @@ static size_t read_array(struct fmt_ctx *c, const struct value *v,
 	return got;
 }
 
+/* How a struct of type T is grouped: a record (JSON: an object) when
+ * its members have names. */
+static enum emit_group struct_group(const struct type *t)
+{
+	return t->names ? EMIT_RECORD : EMIT_STRUCT;
+}
+
+/* Member I of struct V, the IDX-th shown: its separator and name. */
+static void field_start(struct fmt_ctx *c, const struct value *v, size_t idx,
+			size_t i)
+{
+	const struct type *t = v->type;
+
+	emit_field(c, struct_group(t), idx, t->names ? t->names[i] : NULL, i);
+}
+
 /* An array member whose storage is not a constant. */
 static bool is_dynamic(const struct type *f)
 {
@@ -438,14 +454,14 @@ static void show_moving_fields(struct fmt_ctx *c, struct elt_data *d)
 		struct value fv = value_at(v, f, off);
 		size_t size = type_sizeof(f);
 		if (is_dynamic(f) && !dynamic_size(c, &fv, &size)) {
-			emit_sep(c, EMIT_STRUCT, idx++);
+			field_start(c, v, idx++, i);
 			emit_ellipsis(c);
 			return;
 		}
 		off += size;
 		if (lens_hidden(f))
 			continue;
-		emit_sep(c, EMIT_STRUCT, idx++);
+		field_start(c, v, idx++, i);
 		lens_render(c, &fv);
 	}
 }
@@ -462,7 +478,7 @@ static void show_fields(struct fmt_ctx *c, const struct value *v,
 		if (lens_hidden(f))
 			continue;
 		struct value fv = value_at(v, f, l->offs[i]);
-		emit_sep(c, EMIT_STRUCT, idx++);
+		field_start(c, v, idx++, i);
 		lens_render(c, &fv);
 	}
 }
@@ -488,12 +504,12 @@ static void struct_fields(struct fmt_ctx *c, const struct value *v,
 		d.nknown = 0;
 		static_offsets(&d, l);
 	}
-	emit_begin(c, EMIT_STRUCT);
+	emit_begin(c, struct_group(v->type));
 	if (moving)
 		show_moving_fields(c, &d);
 	else
 		show_fields(c, v, l);
-	emit_end(c, EMIT_STRUCT, false);
+	emit_end(c, struct_group(v->type), false);
 	if (d.offs != small && d.offs != l->offs)
 		free(d.offs);
 	c->env = saved;
@@ -550,6 +566,7 @@ void lens_default(struct fmt_ctx *c, const struct value *v)
 {
 	switch (v->type->kind) {
 	case TYPE_VOID:
+		emit_void(c);
 		break;
 	case TYPE_CHAR:
 		if (c->radix == RADIX_DEC) {

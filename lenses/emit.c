@@ -1,9 +1,15 @@
 /* The lens writer: every bracket, separator, quote, escape and ellipsis
- * of a rendered value comes from here, in ltrace 0.7.3's layout.  Lenses
- * decide what to show; these functions decide how it is punctuated. */
+ * of a rendered value comes from here, in ltrace 0.7.3's layout, or as
+ * JSON when c->json is set (lenses/emitjson.c).  Lenses decide what to
+ * show; these functions decide how it is written. */
+#include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "emitjson.h"
 #include "lens.h"
 #include "strbuf.h"
 
@@ -21,6 +27,7 @@ static const struct {
 } groups[] = {
 	[EMIT_ARRAY] = { { S("[ ") }, { S(" ]") }, { S(", ") } },
 	[EMIT_STRUCT] = { { S("{ ") }, { S(" }") }, { S(", ") } },
+	[EMIT_RECORD] = { { S("{ ") }, { S(" }") }, { S(", ") } },
 	[EMIT_STRING] = { { S("\"") }, { S("\"") }, { S("") } },
 	[EMIT_CHAR] = { { S("'") }, { S("'") }, { S("") } },
 	[EMIT_BITVEC] = { { S("<") }, { S(">") }, { S(",") } },
@@ -38,13 +45,20 @@ static void add_text(struct fmt_ctx *c, const struct text *t)
 
 void emit_begin(struct fmt_ctx *c, enum emit_group g)
 {
-	add_text(c, &groups[g].open);
+	if (c->json)
+		json_begin(c, g);
+	else
+		add_text(c, &groups[g].open);
 }
 
 /* Arrays put the ellipsis inside the bracket ("[ 1, 2... ]"), strings
  * after the closing quote ("\"abc\"..."). */
 void emit_end(struct fmt_ctx *c, enum emit_group g, bool more)
 {
+	if (c->json) {
+		json_end(c, g, more);
+		return;
+	}
 	if (more && g != EMIT_STRING)
 		emit_ellipsis(c);
 	add_text(c, &groups[g].close);
@@ -57,23 +71,55 @@ void emit_sep(struct fmt_ctx *c, enum emit_group g, size_t idx)
 	if (!idx)
 		return;
 	size_t at = c->sb->len;
-	add_text(c, &groups[g].sep);
+	if (c->json)
+		strbuf_addch(c->sb, ',');
+	else
+		add_text(c, &groups[g].sep);
 	if (g == EMIT_ARGS && c->on_pack_sep)
 		c->on_pack_sep(c->pack_sep_data, at, c->sb->len);
 }
 
+void emit_field(struct fmt_ctx *c, enum emit_group g, size_t idx,
+		const char *name, size_t i)
+{
+	emit_sep(c, g, idx);
+	if (!c->json || g != EMIT_RECORD)
+		return;
+	char num[24];
+	if (!name) {
+		snprintf(num, sizeof(num), "#%zu", i);
+		name = num;
+	}
+	json_string(c->sb, name);
+	strbuf_addch(c->sb, ':');
+}
+
 void emit_text(struct fmt_ctx *c, const char *s)
 {
-	strbuf_addstr(c->sb, s);
+	if (c->json)
+		json_string(c->sb, s);
+	else
+		strbuf_addstr(c->sb, s);
 }
 
 /* Numbers can be long: %f of 1e300 has 300 digits. */
 void emit_printf(struct fmt_ctx *c, const char *fmt, ...)
 {
+	struct strbuf tmp;
+	struct strbuf *sb = c->sb;
 	va_list ap;
+
+	if (c->json) {
+		strbuf_init(&tmp);
+		sb = &tmp;
+	}
 	va_start(ap, fmt);
-	strbuf_vaddf(c->sb, fmt, ap);
+	strbuf_vaddf(sb, fmt, ap);
 	va_end(ap);
+	if (c->json) {
+		json_string(c->sb, tmp.s ? tmp.s : "");
+		strbuf_destroy(&tmp);
+	}
 }
 
 /* The letter of a C escape for CH, or 0. */
@@ -144,6 +190,11 @@ static void esc_init(void)
  * (ltrace 0.7.3 leaves it bare, which makes the output ambiguous). */
 void emit_char(struct fmt_ctx *c, unsigned char ch, char quote)
 {
+	if (c->json) {
+		json_bytes(c, &ch, 1);
+		json_flush(c);
+		return;
+	}
 	if (!esc.ready)
 		esc_init();
 	if (ch == '"' && quote != '"')
@@ -187,6 +238,10 @@ void emit_chars(struct fmt_ctx *c, const unsigned char *p, size_t n)
 	const unsigned char *start = p;
 	const unsigned char *end = p + n;
 
+	if (c->json) {
+		json_bytes(c, p, n);
+		return;
+	}
 	if (!esc.ready)
 		esc_init();
 	char *o = strbuf_reserve(c->sb, 4 * n);
@@ -252,34 +307,52 @@ void emit_dec(struct fmt_ctx *c, int64_t x)
 	}
 }
 
+/* JSON: a string, "0x..." (emit_hex shows addresses and guesses). */
 void emit_hex(struct fmt_ctx *c, uint64_t u)
 {
-	char b[18];
+	char b[20];
 	char *p = b + sizeof(b);
 
-	if (!u) {
+	if (c->json)
+		*--p = '"';
+	if (!u && !c->json) {
 		strbuf_addch(c->sb, '0');
 		return;
 	}
-	for (; u; u >>= 4)
+	do
 		*--p = "0123456789abcdef"[u & 15];
+	while (u >>= 4);
 	*--p = 'x';
 	*--p = '0';
+	if (c->json)
+		*--p = '"';
 	strbuf_add(c->sb, p, (size_t)(b + sizeof(b) - p));
 }
 
 void emit_nil(struct fmt_ctx *c)
 {
-	strbuf_add(c->sb, "nil", 3);
+	if (c->json)
+		strbuf_add(c->sb, "null", 4);
+	else
+		strbuf_add(c->sb, "nil", 3);
 }
 
+/* JSON: a value left out, {"cut":true}. */
 void emit_ellipsis(struct fmt_ctx *c)
 {
-	strbuf_add(c->sb, "...", 3);
+	if (c->json)
+		strbuf_addstr(c->sb, "{\"cut\":true}");
+	else
+		strbuf_add(c->sb, "...", 3);
 }
 
+/* JSON: {"recurse":UP}. */
 void emit_recurse(struct fmt_ctx *c, size_t up)
 {
+	if (c->json) {
+		strbuf_addf(c->sb, "{\"recurse\":%zu}", up);
+		return;
+	}
 	strbuf_addstr(c->sb, "recurse");
 	while (up--)
 		strbuf_addch(c->sb, '^');
@@ -307,6 +380,10 @@ void emit_wchar(struct fmt_ctx *c, uint32_t cp, char quote)
 		emit_char(c, (unsigned char)cp, quote);
 		return;
 	}
+	if (c->json) {
+		json_wchar(c, cp);
+		return;
+	}
 	if (cp < 0xa0 || (cp >= 0xd800 && cp < 0xe000) || cp > 0x10ffff) {
 		emit_printf(c, "\\x{%x}", (unsigned)cp);
 		return;
@@ -316,4 +393,119 @@ void emit_wchar(struct fmt_ctx *c, uint32_t cp, char quote)
 	for (size_t i = 1; i < n; i++)
 		u[i] = (char)(0x80 | ((cp >> (6 * (n - 1 - i))) & 0x3f));
 	strbuf_add(c->sb, u, n);
+}
+
+void emit_void(struct fmt_ctx *c)
+{
+	if (c->json)
+		strbuf_add(c->sb, "null", 4);
+}
+
+void emit_bool(struct fmt_ctx *c, bool b)
+{
+	strbuf_addstr(c->sb, b ? "true" : "false");
+}
+
+void emit_oct(struct fmt_ctx *c, uint64_t u)
+{
+	if (c->json)
+		emit_udec(c, u);
+	else
+		strbuf_addf(c->sb, "0%" PRIo64, u);
+}
+
+void emit_hexint(struct fmt_ctx *c, uint64_t u)
+{
+	if (c->json)
+		emit_udec(c, u);
+	else
+		emit_hex(c, u);
+}
+
+/* JSON has no infinities or NaNs: they are strings. */
+static bool json_nonfinite(struct fmt_ctx *c, long double d)
+{
+	if (isnan(d))
+		strbuf_addstr(c->sb, "\"nan\"");
+	else if (isinf(d))
+		strbuf_addstr(c->sb, d < 0 ? "\"-inf\"" : "\"inf\"");
+	else
+		return false;
+	return true;
+}
+
+/* JSON: the fewest digits that read back as D (3.14159, not
+ * 3.1415899999999999). */
+void emit_double(struct fmt_ctx *c, const char *fmt, double d)
+{
+	char b[32];
+
+	if (!c->json) {
+		strbuf_addf(c->sb, fmt, d);
+		return;
+	}
+	if (json_nonfinite(c, d))
+		return;
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(b, sizeof(b), "%.*g", prec, d);
+		if (strtod(b, NULL) == d)
+			break;
+	}
+	strbuf_addstr(c->sb, b);
+}
+
+void emit_ldouble(struct fmt_ctx *c, const char *fmt, long double d)
+{
+	if (!c->json)
+		strbuf_addf(c->sb, fmt, d);
+	else if (!json_nonfinite(c, d))
+		strbuf_addf(c->sb, "%.21Lg", d);
+}
+
+static void add_int(struct fmt_ctx *c, int64_t x, bool sign)
+{
+	if (sign)
+		emit_dec(c, x);
+	else
+		emit_udec(c, (uint64_t)x);
+}
+
+void emit_symbol(struct fmt_ctx *c, const char *name, int64_t x, bool sign)
+{
+	if (!c->json) {
+		if (name)
+			strbuf_addstr(c->sb, name);
+		else
+			add_int(c, x, sign);
+		return;
+	}
+	strbuf_addstr(c->sb, "{\"symbol\":");
+	if (name)
+		json_string(c->sb, name);
+	else
+		strbuf_add(c->sb, "null", 4);
+	strbuf_addstr(c->sb, ",\"value\":");
+	add_int(c, x, sign);
+	strbuf_addch(c->sb, '}');
+}
+
+void emit_bit_range(struct fmt_ctx *c, size_t lo, size_t hi)
+{
+	if (!c->json) {
+		if (hi > lo)
+			strbuf_addf(c->sb, "%zu-%zu", lo, hi);
+		else
+			strbuf_addf(c->sb, "%zu", lo);
+		return;
+	}
+	for (size_t i = lo; i <= hi; i++)
+		strbuf_addf(c->sb, i > lo ? ",%zu" : "%zu", i);
+}
+
+void emit_bad_wchar(struct fmt_ctx *c, uint64_t u)
+{
+	if (c->json)
+		json_wchar(c, 0xfffd);
+	else
+		strbuf_addf(c->sb, "\\x{%" PRIx64 "}", u);
 }

@@ -1,4 +1,5 @@
-/* enum(A, B=5, C): the name of the value, or the number itself. */
+/* enum(A, B=5, C): the name of the value, or the number itself (JSON:
+ * both, emit_symbol). */
 #include "lens.h"
 #include "type.h"
 
@@ -13,9 +14,10 @@ void lens_enum(struct fmt_ctx *c, const struct value *v)
 	}
 	for (size_t i = 0; i < t->nenums; i++) {
 		if (t->enums[i].value == x) {
-			emit_text(c, t->enums[i].name);
+			emit_symbol(c, t->enums[i].name, x, true);
 			return;
 		}
 	}
-	lens_int(c, v, RADIX_DEC);
+	/* no name: the number, as the default lens shows it */
+	emit_symbol(c, NULL, x, type_is_signed(t));
 }

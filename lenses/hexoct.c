@@ -27,11 +27,10 @@ void lens_int(struct fmt_ctx *c, const struct value *v, enum radix r)
 		return;
 	}
 	if (r == RADIX_HEX)
-		emit_hex(c, mask_to(v->type, x));
+		emit_hexint(c, mask_to(v->type, x));
 	else if (r == RADIX_OCT)
 		/* ltrace writes octal with a leading 0 always: 0 is "00" */
-		emit_printf(c, "0%llo",
-			    (unsigned long long)mask_to(v->type, x));
+		emit_oct(c, mask_to(v->type, x));
 	else if (type_is_signed(v->type))
 		emit_dec(c, x);
 	else
@@ -81,7 +80,7 @@ void lens_float(struct fmt_ctx *c, const struct value *v, enum radix r)
 	if (n == 16) {
 		long double ld;
 		memcpy(&ld, b, sizeof(ld));
-		emit_printf(c, r == RADIX_HEX ? "%La" : "%Lf", ld);
+		emit_ldouble(c, r == RADIX_HEX ? "%La" : "%Lf", ld);
 		return;
 	}
 	double d;
@@ -92,5 +91,5 @@ void lens_float(struct fmt_ctx *c, const struct value *v, enum radix r)
 	} else {
 		memcpy(&d, b, 8);
 	}
-	emit_printf(c, r == RADIX_HEX ? "%a" : "%f", d);
+	emit_double(c, r == RADIX_HEX ? "%a" : "%f", d);
 }

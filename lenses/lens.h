@@ -42,6 +42,19 @@ struct value {
  * for everything below it that has no lens of its own. */
 enum radix { RADIX_DEC, RADIX_HEX, RADIX_OCT };
 
+/* The JSON writer's state (lenses/emit.c, --format): where each open
+ * group began, so that one cut by -s or -A can be wrapped in an object
+ * ({"string":..., "truncated":true}); and the first bytes of a UTF-8
+ * sequence that one emit_chars ended in the middle of.  Groups nest at
+ * most one per lens_render open, and those at most LENS_MAX_RENDERS. */
+#define EMIT_MAX_OPEN (LENS_MAX_RENDERS + 8)
+struct emit_json {
+	size_t open[EMIT_MAX_OPEN];
+	size_t nopen;
+	unsigned char hold[4];
+	size_t nhold;
+};
+
 /* The state of rendering one argument list or return value. */
 struct fmt_ctx {
 	const struct lens_limits *limits;
@@ -55,6 +68,9 @@ struct fmt_ctx {
 	size_t renders;	   /* lens_render calls open, LENS_MAX_RENDERS */
 	size_t budget_end; /* stop at this sb->len; 0: never */
 	bool cut;	   /* stopped: "..." written */
+	/* Not NULL: the primitives write JSON values, not ltrace's text
+	 * (the schema is in ltrace(1), --format). */
+	struct emit_json *json;
 	/* If set, called by emit_sep between two arguments of a pack, with
 	 * where the separator starts and ends in SB (--format splits a
 	 * printf-style pack into its arguments: ltrace/calltext.c). */
@@ -73,7 +89,8 @@ struct fmt_ctx {
  * MORE at the end says members were left out. */
 enum emit_group {
 	EMIT_ARRAY,	 /* [ 1, 2 ] */
-	EMIT_STRUCT,	 /* { 1, 2 } */
+	EMIT_STRUCT,	 /* { 1, 2 }; JSON: an array */
+	EMIT_RECORD,	 /* { 1, 2 }; JSON: an object of named members */
 	EMIT_STRING,	 /* "ab" */
 	EMIT_CHAR,	 /* 'a' */
 	EMIT_BITVEC,	 /* <1,3-5> */
@@ -84,6 +101,12 @@ enum emit_group {
 void emit_begin(struct fmt_ctx *c, enum emit_group g);
 void emit_end(struct fmt_ctx *c, enum emit_group g, bool more);
 void emit_sep(struct fmt_ctx *c, enum emit_group g, size_t idx);
+/* Member IDX (shown) of an EMIT_STRUCT or EMIT_RECORD: the separator,
+ * and in a JSON record "NAME": (NULL: "#I", I the member's index). */
+void emit_field(struct fmt_ctx *c, enum emit_group g, size_t idx,
+		const char *name, size_t i);
+/* Text as it is (JSON: as a string); lenses use the typed primitives
+ * below for what they show. */
 void emit_text(struct fmt_ctx *c, const char *s);
 void emit_printf(struct fmt_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -105,6 +128,26 @@ void emit_addr(struct fmt_ctx *c, uint64_t a);
 void emit_ellipsis(struct fmt_ctx *c);
 /* A pointer to a value being shown UP levels above: "recurse^^". */
 void emit_recurse(struct fmt_ctx *c, size_t up);
+/* What a void value shows: nothing (JSON: null). */
+void emit_void(struct fmt_ctx *c);
+void emit_bool(struct fmt_ctx *c, bool b);
+/* The octal of U, "0" first ("00" for 0); JSON: the number. */
+void emit_oct(struct fmt_ctx *c, uint64_t u);
+/* An integer in hex, "0x..." (JSON: the number): hex() integers. */
+void emit_hexint(struct fmt_ctx *c, uint64_t u);
+/* A floating point number as printf's FMT ("%f", "%a") shows it; JSON:
+ * the number, at full precision, "inf", "-inf" or "nan" if not finite. */
+void emit_double(struct fmt_ctx *c, const char *fmt, double d);
+void emit_ldouble(struct fmt_ctx *c, const char *fmt, long double d);
+/* A named value (an enumerator, WEOF): NAME, or when NULL the number X
+ * (signed when SIGN); JSON: {"symbol":NAME or null,"value":X}. */
+void emit_symbol(struct fmt_ctx *c, const char *name, int64_t x, bool sign);
+/* Set bits LO to HI of a bitvec, "3-5" (JSON: 3,4,5); between ranges,
+ * emit_sep of the bitvec's group. */
+void emit_bit_range(struct fmt_ctx *c, size_t lo, size_t hi);
+/* A character that is no Unicode scalar value (past U+10FFFF), inside
+ * QUOTE: "\x{...}" (JSON: U+FFFD). */
+void emit_bad_wchar(struct fmt_ctx *c, uint64_t u);
 
 /* Values. */
 size_t value_read(struct fmt_ctx *c, const struct value *v, void *buf,

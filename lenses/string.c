@@ -242,12 +242,12 @@ static void wide_char(struct fmt_ctx *c, const struct value *v)
 		return;
 	uint64_t u = unsigned_of(v, x);
 	if (x == -1 || u == 0xffffffff) {
-		emit_text(c, "WEOF");
+		emit_symbol(c, "WEOF", x, true);
 		return;
 	}
 	emit_begin(c, EMIT_CHAR);
 	if (u > 0xffffffff)
-		emit_printf(c, "\\x{%llx}", (unsigned long long)u);
+		emit_bad_wchar(c, u);
 	else
 		emit_wchar(c, (uint32_t)u, '\'');
 	emit_end(c, EMIT_CHAR, false);

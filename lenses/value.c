@@ -169,7 +169,8 @@ static void render(struct fmt_ctx *c, const struct value *v);
 void lens_render(struct fmt_ctx *c, const struct value *v)
 {
 	if (lens_budget_full(c)) {
-		if (!c->cut)
+		/* JSON: a value wherever one is due, or it is not JSON */
+		if (!c->cut || c->json)
 			emit_ellipsis(c);
 		c->cut = true;
 		return;
@@ -214,6 +215,7 @@ static void render(struct fmt_ctx *c, const struct value *v)
 		lens_addr(c, v);
 		break;
 	case LENS_HIDE:
+		emit_void(c); /* JSON: null, where a value must be */
 		break;
 	}
 }

@@ -346,6 +346,7 @@ bool call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 		shown = true;
 	} else if (print && f->ct && structured) {
 		show_return_whole(t, i, cs);
+		shown = true; /* -w: its backtrace goes in its object */
 	} else if (print && f->ct) {
 		strbuf_reset(&sb_more);
 		strbuf_reset(&sb_ret);

@@ -24,6 +24,7 @@ struct calltext {
 	unsigned char *ret;
 	bool have_ret;
 	struct expr_env env;
+	bool json; /* the *_split functions: values as JSON (--format) */
 	/* calltext_keep: the entry's text and argument spans */
 	char *kept;
 	struct arg_spans kept_spans;
@@ -189,11 +190,19 @@ static void fetch_all(struct calltext *ct, struct callsite *cs)
 	}
 }
 
+/* The JSON writer's state of the one value list being rendered. */
+static struct emit_json json_state;
+
 /* The lens context for appending to SB at stop CS, within the budget. */
 static struct fmt_ctx lens_ctx_of(struct calltext *ct, struct callsite *cs,
 				  struct strbuf *sb)
 {
+	if (ct->json) {
+		json_state.nopen = 0;
+		json_state.nhold = 0;
+	}
 	return (struct fmt_ctx){
+		.json = ct->json ? &json_state : NULL,
 		.limits = &ct->limits,
 		.mem = cs->mem,
 		.cs = cs,
@@ -272,6 +281,7 @@ struct calltext *calltext_entry_split(const struct lens_limits *limits,
 {
 	struct calltext *ct = state_new(limits, p);
 
+	ct->json = spans != NULL;
 	ct->fetch = fetch_begin(cs, ct->p->ret,
 				needs_fp_after(ct->p, ct->p->split));
 	fetch_all(ct, cs);
@@ -310,18 +320,12 @@ static void show_ret(struct calltext *ct, struct callsite *cs,
 	const struct type *t = ct->p->ret;
 
 	if (t->kind == TYPE_VOID) {
-		strbuf_addstr(ret, "<void>");
+		strbuf_addstr(ret, ct->json ? "null" : "<void>");
 		return;
 	}
 	struct fmt_ctx c = lens_ctx_of(ct, cs, ret);
 	struct value v = fetched_value(t, ct->ret);
 	lens_render(&c, &v);
-}
-
-void calltext_return(struct calltext *ct, struct callsite *cs,
-		     struct strbuf *more, struct strbuf *ret)
-{
-	calltext_return_split(ct, cs, more, ret, NULL, 0);
 }
 
 /* Fetch the return value of CT's prototype into ct->ret (zeros for void). */
@@ -335,14 +339,29 @@ static void fetch_ret(struct calltext *ct, struct callsite *cs)
 	ct->have_ret = true;
 }
 
-void calltext_return_split(struct calltext *ct, struct callsite *cs,
-			   struct strbuf *more, struct strbuf *ret,
-			   struct arg_spans *spans, size_t base)
+/* The arguments shown at return and the return value. */
+static void show_return(struct calltext *ct, struct callsite *cs,
+			struct strbuf *more, struct strbuf *ret,
+			struct arg_spans *spans, size_t base)
 {
 	fetch_ret(ct, cs);
 	show_params(ct, cs, ct->p->split, ct->p->nparams, more, spans, base);
 	show_ret(ct, cs, ret);
 	calltext_free(ct);
+}
+
+void calltext_return(struct calltext *ct, struct callsite *cs,
+		     struct strbuf *more, struct strbuf *ret)
+{
+	show_return(ct, cs, more, ret, NULL, 0);
+}
+
+void calltext_return_split(struct calltext *ct, struct callsite *cs,
+			   struct strbuf *more, struct strbuf *ret,
+			   struct arg_spans *spans, size_t base)
+{
+	ct->json = true; /* also for a state built as text (inherited) */
+	show_return(ct, cs, more, ret, spans, base);
 }
 
 void calltext_return_value(const struct lens_limits *limits,

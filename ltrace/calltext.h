@@ -36,8 +36,9 @@ struct calltext *calltext_entry(const struct lens_limits *limits,
 				const struct prototype *p, struct callsite *cs,
 				struct strbuf *out);
 
-/* calltext_entry, that also sets SPANS (emptied first) to where the
- * arguments are in OUT. */
+/* calltext_entry for --format: every value as JSON (lenses/lens.h,
+ * fmt_ctx.json), and SPANS (emptied first) set to where each argument
+ * is in OUT. */
 struct calltext *calltext_entry_split(const struct lens_limits *limits,
 				      const struct prototype *p,
 				      struct callsite *cs, struct strbuf *out,
@@ -59,8 +60,9 @@ void calltext_kept(const struct calltext *ct, struct strbuf *text,
 void calltext_return(struct calltext *ct, struct callsite *cs,
 		     struct strbuf *more, struct strbuf *ret);
 
-/* calltext_return, that also appends to SPANS where the arguments
- * shown at return are in MORE, offsets plus BASE. */
+/* calltext_return for --format: the values as JSON (a void return is
+ * "null"), and where the arguments shown at return are in MORE appended
+ * to SPANS, offsets plus BASE. */
 void calltext_return_split(struct calltext *ct, struct callsite *cs,
 			   struct strbuf *more, struct strbuf *ret,
 			   struct arg_spans *spans, size_t base);

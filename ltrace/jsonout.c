@@ -1,19 +1,22 @@
 /* JSON Lines and the Trace Event Format, one event at a time.
  *
- * JSON Lines, one object a line:
+ * JSON Lines, one object a line (ltrace(1) has the whole schema):
+ *   {"event":"trace","version":2,"timestamp":1796089672203000}
  *   {"event":"call","pid":1,"tid":1,"timestamp":1796089672203626,
  *    "duration":12.345,"caller":"prog","library":"libc.so.6",
- *    "function":"strlen","args":["\"abc\""],"return":"3"}
- *   (a failed system call adds "errno":2,"errname":"ENOENT")
+ *    "function":"strlen","args":["abc"],"return":3}
+ *   (a failed call adds "errno":2,"errname":"ENOENT"; -w "backtrace")
  *   {"event":"signal",...,"signal":"SIGUSR1"}  {"event":"exit",...,
  *    "status":0}  "killed" (with "signal"), "exec", "noreturn" (a call
  *   without "return")
- * Chrome: {"traceEvents":[ complete ("X") events for calls, instant
- * ("i") events for the rest, one track per thread (pid, tid) ]}. */
+ * Chrome: {"otherData":{"version":2},"traceEvents":[ complete ("X")
+ * events for calls, instant ("i") events for the rest, one track per
+ * thread (pid, tid) ]}. */
 #include "jsonout.h"
 
 #include <inttypes.h>
 
+#include "output.h"
 #include "strbuf.h"
 #include "utf8.h"
 
@@ -23,11 +26,13 @@ static struct {
 	uint64_t wall0; /* the wall clock then, ns since the Epoch */
 	bool any;	/* chrome: an event was written (a comma before the
 			   next) */
+	bool open;	/* a call's object waits for its backtrace */
+	size_t nframes; /* the frames it has */
 } js;
 
 /* S[0..N) as a JSON string: quotes, backslashes and control characters
- * escaped; bytes of no valid UTF-8 sequence as \u00XX (the text trace
- * shows bytes, JSON needs characters). */
+ * escaped; bytes of no valid UTF-8 sequence as \udcXX, XX the byte, as
+ * the lenses write strings (lenses/emitjson.c). */
 static void add_string_n(struct strbuf *out, const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -38,8 +43,10 @@ static void add_string_n(struct strbuf *out, const char *s, size_t n)
 		if (u[i] == '"' || u[i] == '\\') {
 			strbuf_addch(out, '\\');
 			strbuf_addch(out, (char)u[i]);
-		} else if (u[i] < 0x20 || !len) {
+		} else if (u[i] < 0x20) {
 			strbuf_addf(out, "\\u%04x", u[i]);
+		} else if (!len) {
+			strbuf_addf(out, "\\udc%02x", u[i]);
 		} else {
 			strbuf_add(out, u + i, len);
 		}
@@ -70,16 +77,29 @@ static void add_us(struct strbuf *out, const char *key, uint64_t ns)
 		    (unsigned)(ns % 1000));
 }
 
+/* "args": each a JSON value the lenses wrote (null if none). */
 static void add_args(struct strbuf *out, const struct jsonout_call *c)
 {
 	strbuf_addstr(out, ",\"args\":[");
 	for (size_t i = 0; i < c->nargs; i++) {
+		size_t n = c->spans[2 * i + 1] - c->spans[2 * i];
 		if (i)
 			strbuf_addch(out, ',');
-		add_string_n(out, c->args + c->spans[2 * i],
-			     c->spans[2 * i + 1] - c->spans[2 * i]);
+		if (n)
+			strbuf_add(out, c->args + c->spans[2 * i], n);
+		else
+			strbuf_addstr(out, "null");
 	}
 	strbuf_addch(out, ']');
+}
+
+/* "return": the JSON value the lenses wrote; none if it never did. */
+static void add_return(struct strbuf *out, const struct jsonout_call *c)
+{
+	if (!c->ret)
+		return;
+	strbuf_addstr(out, ",\"return\":");
+	strbuf_addstr(out, *c->ret ? c->ret : "null");
 }
 
 /* The start of an object: chrome's separator, then the fields every
@@ -103,6 +123,20 @@ static void close_object(struct strbuf *out)
 		strbuf_addch(out, '\n');
 }
 
+/* Close the call object left open for a backtrace: its "backtrace"
+ * array, chrome's "args", the object. */
+static void close_open(struct strbuf *out)
+{
+	if (!js.open)
+		return;
+	js.open = false;
+	if (js.nframes)
+		strbuf_addch(out, ']');
+	if (js.format == FORMAT_CHROME)
+		strbuf_addch(out, '}');
+	close_object(out);
+}
+
 void jsonout_begin(struct strbuf *out, enum output_format f, uint64_t mono,
 		   uint64_t wall)
 {
@@ -110,19 +144,28 @@ void jsonout_begin(struct strbuf *out, enum output_format f, uint64_t mono,
 	js.mono0 = mono;
 	js.wall0 = wall;
 	js.any = false;
+	js.open = false;
 	if (f == FORMAT_CHROME)
-		strbuf_addstr(
-			out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+		strbuf_addf(out,
+			    "{\"displayTimeUnit\":\"ns\",\"otherData\":"
+			    "{\"version\":%d},\"traceEvents\":[\n",
+			    JSONOUT_VERSION);
+	else if (f == FORMAT_JSON)
+		strbuf_addf(out,
+			    "{\"event\":\"trace\",\"version\":%d,"
+			    "\"timestamp\":%" PRIu64 "}\n",
+			    JSONOUT_VERSION, wall / 1000);
 }
 
 void jsonout_end(struct strbuf *out)
 {
+	close_open(out);
 	if (js.format == FORMAT_CHROME)
 		strbuf_addstr(out, "\n]}\n");
 	js.format = FORMAT_TEXT;
 }
 
-/* A failed system call's "errno" (a number) and "errname" ("ENOENT"). */
+/* A failed call's "errno" (a number) and "errname" ("ENOENT"). */
 static void add_error(struct strbuf *out, const struct jsonout_call *c)
 {
 	if (!c->error)
@@ -142,10 +185,8 @@ static void json_call(struct strbuf *out, const struct jsonout_call *c)
 	add_field(out, "library", c->library);
 	add_field(out, "function", c->function);
 	add_args(out, c);
-	if (c->ret)
-		add_field(out, "return", c->ret);
+	add_return(out, c);
 	add_error(out, c);
-	close_object(out);
 }
 
 static void chrome_call(struct strbuf *out, const struct jsonout_call *c)
@@ -160,19 +201,53 @@ static void chrome_call(struct strbuf *out, const struct jsonout_call *c)
 	add_field(out, "caller", c->caller);
 	add_field(out, "library", c->library);
 	add_args(out, c);
-	if (c->ret)
-		add_field(out, "return", c->ret);
+	add_return(out, c);
 	add_error(out, c);
-	strbuf_addch(out, '}');
-	close_object(out);
 }
 
-void jsonout_call(struct strbuf *out, const struct jsonout_call *c)
+void jsonout_call(struct strbuf *out, const struct jsonout_call *c, bool frames)
 {
+	close_open(out);
 	if (js.format == FORMAT_CHROME)
 		chrome_call(out, c);
 	else if (js.format == FORMAT_JSON)
 		json_call(out, c);
+	else
+		return;
+	js.open = true;
+	js.nframes = 0;
+	if (!frames)
+		close_open(out);
+}
+
+/* {"address":"0x...","object":"libc.so.6","function":"f","offset":16,
+ * "file":"f.c","line":3,"column":7}: "function" and "offset" null when
+ * no symbol is known, "file" and after only when the source is. */
+void jsonout_frame(struct strbuf *out, const struct output_frame *f)
+{
+	if (!js.open)
+		return;
+	strbuf_addstr(out, js.nframes++ ? "," : ",\"backtrace\":[");
+	strbuf_addf(out, "{\"address\":\"0x%" PRIx64 "\"", f->pc);
+	add_field(out, "object", f->object);
+	add_field(out, "function", f->symbol);
+	if (f->symbol)
+		strbuf_addf(out, ",\"offset\":%" PRIu64, f->offset);
+	else
+		strbuf_addstr(out, ",\"offset\":null");
+	if (f->file) {
+		add_field(out, "file", f->file);
+		if (f->line > 0)
+			strbuf_addf(out, ",\"line\":%d", f->line);
+		if (f->line > 0 && f->col > 0)
+			strbuf_addf(out, ",\"column\":%d", f->col);
+	}
+	strbuf_addch(out, '}');
+}
+
+void jsonout_frames_end(struct strbuf *out)
+{
+	close_open(out);
 }
 
 /* Chrome's name for an instant event: the signal's name or the line's
@@ -193,6 +268,7 @@ void jsonout_event(struct strbuf *out, const struct jsonout_event *e)
 {
 	if (js.format == FORMAT_TEXT)
 		return;
+	close_open(out);
 	open_object(out, e->event, e->pid, e->tid);
 	if (js.format == FORMAT_CHROME) {
 		chrome_name(out, e);

@@ -8,7 +8,11 @@
  * Lines shows "timestamp" in microseconds since the Epoch (the wall
  * clock at jsonout_begin plus the monotonic time since) and "duration"
  * in microseconds; chrome shows "ts" and "dur" in microseconds since
- * jsonout_begin, as its viewers expect. */
+ * jsonout_begin, as its viewers expect.
+ *
+ * The values of a call (arguments, return value) come as JSON already,
+ * written by the lenses (lenses/lens.h, fmt_ctx.json).  The schema, its
+ * version JSONOUT_VERSION, is in ltrace(1), --format. */
 #ifndef LTRACE_JSONOUT_H
 #define LTRACE_JSONOUT_H
 
@@ -20,6 +24,13 @@
 #include "forward.h"
 #include "options.h"
 
+/* The schema's version, in the first line ("trace" event) of JSON
+ * Lines and in chrome's "otherData": 1 had values as ltrace's text in
+ * strings, 2 has them typed. */
+#define JSONOUT_VERSION 2
+
+struct output_frame;
+
 /* One traced call, whole (it returned, or never will). */
 struct jsonout_call {
 	pid_t pid, tid;
@@ -28,12 +39,12 @@ struct jsonout_call {
 	const char *caller;   /* the object it was called from, or NULL */
 	const char *library;  /* the object of the function, or NULL */
 	const char *function; /* the name "<... name resumed>" shows */
-	/* The arguments as the text trace shows them: argument I is
+	/* The arguments, each a JSON value: argument I is
 	 * ARGS[SPANS[2I], SPANS[2I + 1]) */
 	const char *args;
 	const size_t *spans;
 	size_t nargs;
-	const char *ret; /* the return value's text; NULL: never returned */
+	const char *ret; /* the return value, JSON; NULL: never returned */
 	/* A system call that failed: its errno (0 for none) and the
 	 * errno's name ("ENOENT"), or NULL */
 	int error;
@@ -55,7 +66,15 @@ struct jsonout_event {
  * monotonic time MONO, the wall clock then being WALL (both ns). */
 void jsonout_begin(struct strbuf *out, enum output_format f, uint64_t mono,
 		   uint64_t wall);
-void jsonout_call(struct strbuf *out, const struct jsonout_call *c);
+/* Call C; FRAMES: its backtrace follows (jsonout_frame), the object is
+ * left open until jsonout_frames_end or the next event. */
+void jsonout_call(struct strbuf *out, const struct jsonout_call *c,
+		  bool frames);
+/* A frame of the backtrace of the call just written (if left open):
+ * into its "backtrace" array. */
+void jsonout_frame(struct strbuf *out, const struct output_frame *f);
+/* The call's backtrace is complete: close its object. */
+void jsonout_frames_end(struct strbuf *out);
 void jsonout_event(struct strbuf *out, const struct jsonout_event *e);
 /* End the trace: chrome's closing "]}", so that the file is valid JSON
  * whenever the tracer ends (SIGINT included). */

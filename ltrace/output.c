@@ -47,6 +47,7 @@ static struct {
 	int indent;		   /* -n */
 	bool summary;		   /* -c: no lines */
 	enum output_format format; /* --format: JSON through jsonout.h */
+	bool where;		   /* -w: a call's backtrace follows it */
 	bool need_mono;
 	/* The clocks at the current stop (output_clock) */
 	uint64_t mono;	      /* CLOCK_MONOTONIC, ns */
@@ -163,6 +164,7 @@ void output_set_options(const struct options *o)
 	out.indent = o->indent;
 	out.summary = o->summary;
 	out.format = o->summary ? FORMAT_TEXT : o->format;
+	out.where = o->where > 0;
 	out.need_mono = o->relative || o->time_spent || o->summary ||
 			o->format != FORMAT_TEXT;
 	output_clock();
@@ -442,7 +444,8 @@ static void end_event(void)
 
 void output_call_done(const struct jsonout_call *c)
 {
-	jsonout_call(&out.buf, c);
+	/* with -w the object waits for the backtrace (output_frame) */
+	jsonout_call(&out.buf, c, out.where && c->ret);
 	end_event();
 }
 
@@ -547,6 +550,10 @@ static void begin_bare_line(void)
 void output_frame(pid_t pid, const struct output_frame *f)
 {
 	(void)pid; /* the text form does not show it */
+	if (out.format != FORMAT_TEXT) {
+		jsonout_frame(&out.buf, f);
+		return;
+	}
 	begin_bare_line();
 	strbuf_addf(&out.buf, " > %s(", f->object);
 	if (f->symbol)
@@ -569,6 +576,11 @@ void output_frame(pid_t pid, const struct output_frame *f)
 void output_frames_end(pid_t pid)
 {
 	(void)pid;
+	if (out.format != FORMAT_TEXT) {
+		jsonout_frames_end(&out.buf);
+		end_event();
+		return;
+	}
 	begin_bare_line();
 	end_line();
 }

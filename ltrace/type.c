@@ -49,6 +49,9 @@ struct type *type_with_lens(struct type_arena *a, const struct type *t,
 		n->fields = xreallocarray(NULL, t->nfields, sizeof(*n->fields));
 		memcpy(n->fields, t->fields, t->nfields * sizeof(*n->fields));
 	}
+	n->names = NULL;
+	for (size_t i = 0; t->names && i < t->nfields; i++)
+		type_name_field(n, i, t->names[i]);
 	if (t->nenums) {
 		n->enums = xreallocarray(NULL, t->nenums, sizeof(*n->enums));
 		for (size_t i = 0; i < t->nenums; i++) {
@@ -110,6 +113,32 @@ void type_add_field(struct type *t, struct type *f)
 	t->fields =
 		xreallocarray(t->fields, t->nfields + 1, sizeof(*t->fields));
 	t->fields[t->nfields++] = f;
+	if (t->names) {
+		t->names =
+			xreallocarray(t->names, t->nfields, sizeof(*t->names));
+		t->names[t->nfields - 1] = NULL;
+	}
+}
+
+void type_name_field(struct type *t, size_t i, const char *name)
+{
+	if (!name || i >= t->nfields)
+		return;
+	if (!t->names)
+		t->names = xcalloc(t->nfields, sizeof(*t->names));
+	free(t->names[i]);
+	t->names[i] = xstrdup(name);
+}
+
+void type_clear_fields(struct type *t)
+{
+	for (size_t i = 0; t->names && i < t->nfields; i++)
+		free(t->names[i]);
+	free(t->names);
+	free(t->fields);
+	t->names = NULL;
+	t->fields = NULL;
+	t->nfields = 0;
 }
 
 void type_add_enum(struct type *t, const char *name, long value)
@@ -125,7 +154,7 @@ static void type_free_one(struct type *t)
 	for (size_t i = 0; i < t->nenums; i++)
 		free(t->enums[i].name);
 	free(t->enums);
-	free(t->fields);
+	type_clear_fields(t);
 	free(t);
 }
 

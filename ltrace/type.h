@@ -63,6 +63,11 @@ struct type {
 	struct expr *len;     /* array length */
 	struct type **fields; /* struct members */
 	size_t nfields;
+	/* The members' names where DWARF gives them, parallel to FIELDS
+	 * (an entry NULL for one without); NULL when none has a name (conf
+	 * files name no member).  --format shows such a struct as an
+	 * object. */
+	char **names;
 	struct enum_val *enums;
 	size_t nenums;
 	bool forward;	     /* "typedef X = struct;" not yet defined */
@@ -116,6 +121,10 @@ struct type *type_char_array(struct type_arena *a, size_t n,
 			     enum lens_kind lens);
 /* Append member F to struct T, enumerator NAME = VALUE to T. */
 void type_add_field(struct type *t, struct type *f);
+/* Name member I of struct T (NAME NULL: none). */
+void type_name_field(struct type *t, size_t i, const char *name);
+/* Drop T's members and their names. */
+void type_clear_fields(struct type *t);
 void type_add_enum(struct type *t, const char *name, long value);
 void type_arena_destroy(struct type_arena *a);
 

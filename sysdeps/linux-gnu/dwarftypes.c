@@ -333,7 +333,10 @@ static bool add_member(struct dwarftypes *dt, struct type *t, Dwarf_Die *m,
 				  type_basic(&dt->arena, TYPE_VOID);
 	if (is_flexible(ft))
 		return true;
-	return off < size && place_field(dt, t, ft, off);
+	if (off >= size || !place_field(dt, t, ft, off))
+		return false;
+	type_name_field(t, t->nfields - 1, dwarf_diename(m));
+	return true;
 }
 
 static bool fill_struct(struct dwarftypes *dt, struct type *t, Dwarf_Die *die,
@@ -400,9 +403,7 @@ static struct type *map_struct(struct dwarftypes *dt, Dwarf_Die *die, int depth)
 		return t;
 	/* A layout we cannot express: its bytes, in hex.  T is changed in
 	 * place, since members may already point at it. */
-	free(t->fields);
-	t->fields = NULL;
-	t->nfields = 0;
+	type_clear_fields(t);
 	t->kind = TYPE_ARRAY;
 	t->lens = LENS_HEX;
 	t->elt = type_basic(&dt->arena, TYPE_CHAR);

@@ -2,12 +2,61 @@
 """Check a --format trace with a real JSON parser:
 json_check.py json|chrome TRACE [PYTHON_EXPR...]
 
-Every object must have the fields of its kind with the right types, and
-a thread's calls must nest in time (a call that ends inside another
-started inside it).  Each PYTHON_EXPR must then be true, evaluated with
-`ev` (the objects, in file order) and `calls` (the call objects) bound."""
+The first line (JSON Lines) or "otherData" (chrome) must carry the
+schema's version, 2; every object must have the fields of its kind with
+the right types, every value (argument, return value) one of the forms
+ltrace(1) documents, and a thread's calls must nest in time (a call
+that ends inside another started inside it).  Each PYTHON_EXPR must
+then be true, evaluated with `ev` (the objects after the "trace" line,
+in file order), `calls` (the call objects) and `raw` (bytes of a string
+value: raw(calls[0]['args'][0])) bound."""
 import json
+import re
 import sys
+
+VERSION = 2
+
+
+def raw(s):
+    """The bytes a string value stands for (\\udcXX is byte XX)."""
+    if isinstance(s, dict):
+        s = s['string']
+    return s.encode('utf-8', 'surrogateescape')
+
+
+def check_value(v):
+    """V is a value of the schema: a number, a string (pointers
+    "0x..."), null, a bool, an array of values, or one of the objects."""
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return
+    if isinstance(v, list):
+        for x in v:
+            check_value(x)
+        return
+    assert isinstance(v, dict), v
+    keys = set(v)
+    if keys == {'string', 'truncated'}:
+        assert isinstance(v['string'], str) and v['truncated'] is True, v
+    elif keys == {'array', 'truncated'}:
+        assert isinstance(v['array'], list) and v['truncated'] is True, v
+        check_value(v['array'])
+    elif keys == {'symbol', 'value'}:
+        assert isinstance(v['symbol'], (str, type(None))), v
+        assert isinstance(v['value'], int), v
+    elif keys == {'cut'}:
+        assert v['cut'] is True, v
+    elif keys == {'recurse'}:
+        assert isinstance(v['recurse'], int) and v['recurse'] >= 0, v
+    else:  # a struct with named members
+        for x in v.values():
+            check_value(x)
+
+
+def check_frame(f):
+    assert re.fullmatch('0x[0-9a-f]+', f['address']), f
+    assert isinstance(f['object'], str), f
+    assert isinstance(f['function'], (str, type(None))), f
+    assert isinstance(f['offset'], (int, type(None))), f
 
 JSON_CALL = {'pid': int, 'tid': int, 'timestamp': int, 'duration': float,
              'caller': (str, type(None)), 'library': (str, type(None)),
@@ -19,9 +68,13 @@ def load(kind, path):
     if kind == 'chrome':
         top = json.loads(text)
         assert set(top) >= {'traceEvents'}, 'no traceEvents'
+        assert top['otherData'] == {'version': VERSION}, top['otherData']
         return top['traceEvents']
     assert text.endswith('\n'), 'last line not ended'
-    return [json.loads(line) for line in text.splitlines()]
+    ev = [json.loads(line) for line in text.splitlines()]
+    assert ev[0]['event'] == 'trace' and ev[0]['version'] == VERSION, ev[0]
+    assert isinstance(ev[0]['timestamp'], int), ev[0]
+    return ev[1:]
 
 
 def check_json(e):
@@ -29,8 +82,11 @@ def check_json(e):
     if kind in ('call', 'noreturn'):
         for k, t in JSON_CALL.items():
             assert isinstance(e[k], t), '%s: %r' % (k, e)
-        assert all(isinstance(a, str) for a in e['args']), e
+        check_value(e['args'])
         assert ('return' in e) == (kind == 'call'), e
+        check_value(e.get('return'))
+        for f in e.get('backtrace', []):
+            check_frame(f)
         return (e['tid'], e['timestamp'], e['timestamp'] + e['duration'])
     assert kind in ('signal', 'exit', 'killed', 'exec', 'line'), e
     assert isinstance(e['timestamp'], int) and isinstance(e['pid'], int), e
@@ -44,6 +100,8 @@ def check_chrome(e):
     assert isinstance(e['ts'], (int, float)) and isinstance(e['name'], str), e
     if e['ph'] == 'X':
         assert e['dur'] >= 0 and isinstance(e['args']['args'], list), e
+        check_value(e['args']['args'])
+        check_value(e['args'].get('return'))
         assert e['args']['returned'] == ('return' in e['args']), e
         return (e['tid'], e['ts'], e['ts'] + e['dur'])
     assert e['ph'] == 'i' and e['s'] == 't', e
@@ -73,7 +131,7 @@ def main():
     check_nesting(spans)
     calls = [e for e in ev if e.get('event', e.get('cat')) == 'call']
     for expr in sys.argv[3:]:
-        assert eval(expr, {'ev': ev, 'calls': calls}), expr
+        assert eval(expr, {'ev': ev, 'calls': calls, 'raw': raw}), expr
 
 
 main()
