@@ -18,8 +18,7 @@ static bool comparable(const struct type *t)
 }
 
 /* V, written at AT, into C. */
-static bool add_value(struct lex *lx, struct errcond *c, long v,
-		      const char *at)
+static bool add_value(struct lex *lx, struct errcond *c, long v, const char *at)
 {
 	if (c->nvalues == ERRCOND_VALUES) {
 		lex_error_at(lx, at, "too many values in ", "errno(...)");
@@ -128,8 +127,7 @@ int errcond_errno(const struct prototype *p, struct callsite *cs,
 		  const int *entry)
 {
 	int e = 0;
-	if (!p || (!p->fail.flags && !p->fail.nvalues) || !cs ||
-	    !cs->thread_errno)
+	if (!errcond_any(p) || !cs || !cs->thread_errno)
 		return 0;
 	if (value_fails(&p->fail, p->ret, cs))
 		return cs->thread_errno(cs, &e) ? e : 0;

@@ -20,6 +20,12 @@ struct lex;
  * return type is PR->ret.  False after an error (reported by LX). */
 bool errcond_parse(struct lex *lx, struct prototype *pr);
 
+/* Whether P has a clause: its calls may show errno. */
+static inline bool errcond_any(const struct prototype *p)
+{
+	return p && (p->fail.flags || p->fail.nvalues);
+}
+
 /* Whether P's calls want the thread's errno read at their entry. */
 static inline bool errcond_at_entry(const struct prototype *p)
 {

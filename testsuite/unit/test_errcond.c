@@ -16,14 +16,13 @@
 #include "protolib.h"
 #include "type.h"
 
-static const char decls[] =
-	"addr fopen(string, string) errno(nil);\n"
-	"int open(string, int) errno(-1 | <0)\n"
-	"long strtol(string, addr, int) errno(changed);\n"
-	"hex(int) g(int) errno(!=0|5|NULL);\n"
-	"char c(int) errno(255);\n"
-	"int plain(int);\n"
-	"double d(int) errno(changed);\n";
+static const char decls[] = "addr fopen(string, string) errno(nil);\n"
+			    "int open(string, int) errno(-1 | <0)\n"
+			    "long strtol(string, addr, int) errno(changed);\n"
+			    "hex(int) g(int) errno(!=0|5|NULL);\n"
+			    "char c(int) errno(255);\n"
+			    "int plain(int);\n"
+			    "double d(int) errno(changed);\n";
 
 static void check_decls(struct protolib *pl)
 {
@@ -50,7 +49,8 @@ static struct protolib *load_later(const char *text)
 	char path[] = "/tmp/test_errcond.XXXXXX";
 	int fd = mkstemp(path);
 	struct protolib *pl = protolib_new();
-	CHECK(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	CHECK(fd >= 0 &&
+	      write(fd, text, strlen(text)) == (ssize_t)strlen(text));
 	close(fd);
 	CHECK(conf_load_file_later(pl, path) == 0);
 	unlink(path);
@@ -138,8 +138,7 @@ static bool stop_errno(struct callsite *cs, int *out)
 static int at_return(const struct prototype *p, unsigned long long ret,
 		     int errno_now, const int *entry, int *reads)
 {
-	struct stop s = { .cs = { .regs = &s.regs,
-				  .thread_errno = stop_errno },
+	struct stop s = { .cs = { .regs = &s.regs, .thread_errno = stop_errno },
 			  .errno_now = errno_now };
 #if defined(__x86_64__)
 	s.regs.rax = ret;
