@@ -29,7 +29,8 @@ REC_PAD, REC_CALL, REC_RETURN = 1, 2, 3
 REC_CALL_HOOKED, REC_CALL_TAIL = 1, 2
 REC_SYNC_BIT = 1 << 63
 PLAN_FPR_ADDR = 0xfff0000000000000
-CALL_SIZE, RETURN_SIZE = 112, 96
+CALL_SIZE, RETURN_SIZE = 112, 112
+REC_RETURN_ERRNO, REC_RETURN_ERRNO_ENTRY = 16, 32
 
 
 def align16(n):
@@ -63,12 +64,17 @@ def call(pos, func, regs, chunks=b'', thread=0, sp=0x7ffd1000,
 
 
 def ret(pos, func, call_pos, rax, chunks=b'', thread=0, sp=0x7ffd1000,
-        site=0x401200, xmm0=bytes(16), rdx=0):
-    """The return of the call at CALL_POS (SP, SITE: the call's)."""
+        site=0x401200, xmm0=bytes(16), rdx=0, err=None, err_entry=None):
+    """The return of the call at CALL_POS (SP, SITE: the call's); ERR
+    and ERR_ENTRY: the errno the recorder read at the return and at
+    the entry, if it did."""
     size = align16(RETURN_SIZE + len(chunks))
-    body = struct.pack('<QQIIQQQ16sQQ', TCB[thread], 0, func, len(chunks),
-                       call_pos, rax, rdx, xmm0, sp + 8, site)
-    rec = hdr(pos, size, REC_RETURN) + body + chunks
+    flags = ((REC_RETURN_ERRNO if err is not None else 0) |
+             (REC_RETURN_ERRNO_ENTRY if err_entry is not None else 0))
+    body = struct.pack('<QQIIQQQ16sQQiiQ', TCB[thread], 0, func,
+                       len(chunks), call_pos, rax, rdx, xmm0, sp + 8, site,
+                       err or 0, err_entry or 0, 0)
+    rec = hdr(pos, size, REC_RETURN, flags) + body + chunks
     return rec + bytes(size - len(rec))
 
 
@@ -125,6 +131,22 @@ def calls_returns():
           chunk(S + 64, struct.pack('<Q', S + 4)) + cstr(S + 4, 'xyz'))
     c = r.put(call, F_NOPROTO, [1, 2, 3])
     r.put(ret, F_NOPROTO, c, 7)
+    return seed(r, [(OP_DRAIN, 0, 0, 0)])
+
+
+def errnos():
+    """Failures with errno(...) clauses: pipe2's -1 with EMFILE (24),
+    strtol's ERANGE (34) where errno changed (0 at the entry) and where
+    it did not; a pipe2 that succeeds with errno still set."""
+    r = Ring(2)
+    c = r.put(call, F_PIPE2, [S, 0])
+    r.put(ret, F_PIPE2, c, (1 << 32) - 1, err=24)
+    c = r.put(call, F_STRTOL, [S, 0, 10], cstr(S, '99999999999999999999'))
+    r.put(ret, F_STRTOL, c, (1 << 63) - 1, err=34, err_entry=0)
+    c = r.put(call, F_STRTOL, [S, 0, 10], cstr(S, '12'))
+    r.put(ret, F_STRTOL, c, 12, err=34, err_entry=34)
+    c = r.put(call, F_PIPE2, [S, 0])
+    r.put(ret, F_PIPE2, c, 0, chunk(S, struct.pack('<ii', 3, 4)), err=24)
     return seed(r, [(OP_DRAIN, 0, 0, 0)])
 
 
@@ -281,7 +303,7 @@ def sync_overlong():
     return seed(r, ops, stack=bytes(rec), filled=0)
 
 
-SEEDS = [calls_returns, structs_arrays, floats_stack_format,
+SEEDS = [calls_returns, errnos, structs_arrays, floats_stack_format,
          threads_nested, wrap, writer, sync, sync_rewrite, sync_overlong]
 
 

@@ -6,6 +6,7 @@
 #include "bpt.h"
 #include "callsite.h"
 #include "calltext.h"
+#include "errcond.h"
 #include "jsonout.h"
 #include "lens.h"
 #include "library.h"
@@ -153,7 +154,7 @@ static const char *callee_object(const struct task *t, const struct frame *f,
 	return o;
 }
 
-/* The name and message of errno E after a failed system call; the codes
+/* The name and message of errno E after a failed call; the codes
  * of a syscall interrupted by a signal, which only a tracer sees (the
  * kernel's include/linux/errno.h), as strace names them.  False when E
  * has no name. */
@@ -175,8 +176,7 @@ static bool error_name(int e, const char **name, const char **msg)
 	return *name != NULL;
 }
 
-/* " ENOENT (No such file or directory)" after a failed system call's
- * value. */
+/* " ENOENT (No such file or directory)" after a failed call's value. */
 static void add_error(struct strbuf *sb, int e)
 {
 	const char *name, *msg;
@@ -185,9 +185,10 @@ static void add_error(struct strbuf *sb, int e)
 }
 
 /* T's call at index I, whole: the arguments in sb_args (SPANS), RET
- * (NULL: it never returns), timed from its entry to this stop. */
+ * (NULL: it never returns), timed from its entry to this stop; ERR its
+ * errno if it failed, else 0. */
 static void show_whole(struct task *t, size_t i, struct callsite *cs,
-		       const char *ret)
+		       const char *ret, int err)
 {
 	const struct frame *f = &t->frames[i];
 	struct jsonout_call c = {
@@ -202,7 +203,7 @@ static void show_whole(struct task *t, size_t i, struct callsite *cs,
 		.spans = spans.at,
 		.nargs = spans.n,
 		.ret = ret,
-		.error = cs ? cs->error : 0,
+		.error = err,
 	};
 	const char *msg;
 	if (c.error)
@@ -218,7 +219,7 @@ static void show_noreturn(struct task *t, size_t i)
 	strbuf_reset(&sb_args);
 	spans.n = 0;
 	calltext_kept(t->frames[i].ct, &sb_args, &spans);
-	show_whole(t, i, NULL, NULL);
+	show_whole(t, i, NULL, NULL, 0);
 }
 
 void call_abandon(struct task *t, size_t i)
@@ -230,8 +231,10 @@ void call_abandon(struct task *t, size_t i)
 	task_pop_frames(t, i);
 }
 
-/* T's call at index I returned, with the registers of CS. */
-static void show_return_whole(struct task *t, size_t i, struct callsite *cs)
+/* T's call at index I returned, with the registers of CS, failing
+ * with errno ERR (0: it did not). */
+static void show_return_whole(struct task *t, size_t i, struct callsite *cs,
+			      int err)
 {
 	struct frame *f = &t->frames[i];
 	strbuf_reset(&sb_args);
@@ -244,7 +247,7 @@ static void show_return_whole(struct task *t, size_t i, struct callsite *cs)
 			      sb_args.len);
 	f->ct = NULL;
 	strbuf_add(&sb_args, sb_more.s ? sb_more.s : "", sb_more.len);
-	show_whole(t, i, cs, sb_ret.s);
+	show_whole(t, i, cs, sb_ret.s, err);
 }
 
 /* What the writer needs of T's pending call at index I. */
@@ -287,6 +290,8 @@ void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
 	f->bpt = b;
 	f->id = ++next_id;
 	f->t_entry = output_now();
+	if (print && errcond_at_entry(b->call.proto) && cs->thread_errno)
+		f->errno_entry_known = cs->thread_errno(cs, &f->errno_entry);
 	if (!print || summary)
 		return;
 	strbuf_reset(&sb_args);
@@ -309,17 +314,30 @@ void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
 }
 
 /* T's call at index I, deeper than CALLS_MAX_TEXTS, returned: its
- * return value alone. */
-static void show_capped_return(struct task *t, size_t i, struct callsite *cs)
+ * return value alone, and ERR, its errno if it failed. */
+static void show_capped_return(struct task *t, size_t i, struct callsite *cs,
+			       int err)
 {
 	const struct frame *f = &t->frames[i];
 	strbuf_reset(&sb_ret);
 	calltext_return_value(&limits, f->bpt->call.proto, cs, &sb_ret);
-	if (cs->error)
-		add_error(&sb_ret, cs->error);
+	if (err)
+		add_error(&sb_ret, err);
 	struct output_call oc = out_call(t, i);
 	output_call_return(&oc, resumed_name(f->bpt), f->had_args, "",
 			   sb_ret.s);
+}
+
+/* The errno T's call F failed with, returning at CS, or 0: a system
+ * call's error (-S), else as its prototype's errno(...) says. */
+static int call_error(const struct frame *f, struct callsite *cs)
+{
+	if (!cs)
+		return 0;
+	if (cs->error)
+		return cs->error;
+	return errcond_errno(f->bpt->call.proto, cs,
+			     f->errno_entry_known ? &f->errno_entry : NULL);
 }
 
 bool call_return(struct task *t, size_t i, struct callsite *cs, bool print)
@@ -327,9 +345,10 @@ bool call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 	call_abandon(t, i + 1);
 	struct frame *f = &t->frames[i];
 	bool shown = false;
+	int err = print ? call_error(f, cs) : 0;
 	if (print && summary) {
-		summary_account(resumed_name(f->bpt),
-				output_now() - f->t_entry);
+		summary_account(resumed_name(f->bpt), output_now() - f->t_entry,
+				err != 0);
 		task_pop_frames(t, i);
 		return false;
 	}
@@ -342,10 +361,10 @@ bool call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 		f->had_args = false;
 	}
 	if (print && f->capped) {
-		show_capped_return(t, i, cs);
+		show_capped_return(t, i, cs, err);
 		shown = true;
 	} else if (print && f->ct && structured) {
-		show_return_whole(t, i, cs);
+		show_return_whole(t, i, cs, err);
 		shown = true; /* -w: its backtrace goes in its object */
 	} else if (print && f->ct) {
 		strbuf_reset(&sb_more);
@@ -353,8 +372,8 @@ bool call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 		/* calltext_return releases the state. */
 		calltext_return(f->ct, cs, &sb_more, &sb_ret);
 		f->ct = NULL;
-		if (cs->error)
-			add_error(&sb_ret, cs->error);
+		if (err)
+			add_error(&sb_ret, err);
 		struct output_call oc = out_call(t, i);
 		output_call_return(&oc, resumed_name(f->bpt), f->had_args,
 				   sb_more.s, sb_ret.s);

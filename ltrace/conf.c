@@ -6,7 +6,7 @@
  * A file is a sequence of declarations, one per line (a declaration whose
  * parentheses are still open continues on the next line):
  *
- *	[function] TYPE NAME(PARAM, ...)
+ *	[function] TYPE NAME(PARAM, ...) [errno(ALT|...)]
  *	typedef NAME = TYPE		typedef NAME = struct
  *	import "NAME"		(NAME.conf's definitions, through
  *				 the resolver; see protolib.h)
@@ -15,7 +15,8 @@
  * (its etc/syscalls.conf has lines without).  ';' and '#' start
  * comments, on a line of their own or after a declaration.  A '+'
  * before a parameter puts it and those after it at the return (the
- * first '+' only).
+ * first '+' only).  errno(...) states which returns are failures
+ * (errcond.h).
  * A bad declaration is reported as "file:line:col: error: ..." and
  * skipped: the rest of the file loads. */
 #include <errno.h>
@@ -25,6 +26,7 @@
 
 #include "conf.h"
 #include "conftype.h"
+#include "errcond.h"
 #include "lex.h"
 #include "protolib.h"
 #include "strbuf.h"
@@ -192,7 +194,9 @@ static void parse_function(struct conf_parser *ps)
 	if (pr->ret && !ps->lx.failed)
 		pr->ret = conftype_hold(ps, pr->ret, at);
 	if (ps->lx.failed || !lex_expect(&ps->lx, '(') ||
-	    !parse_params(ps, pr) || !lex_expect_end(&ps->lx)) {
+	    !parse_params(ps, pr) ||
+	    (lex_keyword(&ps->lx, "errno") && !errcond_parse(&ps->lx, pr)) ||
+	    !lex_expect_end(&ps->lx)) {
 		prototype_free(pr);
 		return;
 	}
@@ -279,25 +283,50 @@ static bool name_before(const char *s, const char *open, char *name,
 	return true;
 }
 
+/* Whether the group at OPEN, after the identifier "errno", follows the
+ * ')' at CLOSE with blanks between: a clause, not a parameter list. */
+static bool is_clause(const char *s, const char *open, const char *close)
+{
+	const char *id = open;
+	while (id > s && (id[-1] == ' ' || id[-1] == '\t'))
+		id--;
+	id -= strlen("errno");
+	while (id > s && (id[-1] == ' ' || id[-1] == '\t'))
+		id--;
+	return close && id - 1 == close;
+}
+
 /* The name the function declaration [S, E) declares, into NAME (SIZE
  * bytes): the identifier before the '(' of its last group at the top
  * level (a return type may hold groups of its own: hex(int) f(int)),
- * up to the end or a ';' or '#' that starts a comment.  False when it
- * does not look so: the declaration is then parsed at once, which
- * reports what is wrong with it. */
+ * up to the end or a ';' or '#' that starts a comment, or before the
+ * group ahead of it when the last is a clause "errno(...)" right after
+ * a group's ')'.  False when it does not look so: the declaration is
+ * then parsed at once, which reports what is wrong with it. */
 static bool decl_name(const char *s, const char *e, char *name, size_t size)
 {
-	const char *open = NULL;
+	const char *open = NULL, *prev = NULL, *prev_close = NULL;
+	const char *close = NULL;
 	int depth = 0;
 	for (const char *p = s; p < e && *p != ';' && *p != '#'; p++) {
 		if (*p == '(' || *p == '[') {
-			if (!depth++ && *p == '(')
+			if (!depth++ && *p == '(') {
+				prev = open;
+				prev_close = close;
 				open = p;
-		} else if ((*p == ')' || *p == ']') && --depth < 0) {
-			return false;
+			}
+		} else if (*p == ')' || *p == ']') {
+			if (--depth < 0)
+				return false;
+			if (!depth && *p == ')')
+				close = p;
 		}
 	}
-	return !depth && open && name_before(s, open, name, size);
+	if (depth || !open || !name_before(s, open, name, size))
+		return false;
+	if (strcmp(name, "errno") || !prev || !is_clause(s, open, prev_close))
+		return true;
+	return name_before(s, prev, name, size);
 }
 
 /* A function declaration [S, E) kept in PL for its first lookup, or

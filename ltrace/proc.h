@@ -62,6 +62,9 @@ struct frame {
 	/* The index's chain: 1 + the index of the next frame out in this
 	 * frame's bucket, 0 if none (frames.c). */
 	uint32_t below;
+	/* The thread's errno at the entry, if ERRNO_ENTRY_KNOWN: read
+	 * only for prototypes with errno(changed) (ltrace/errcond.h). */
+	int errno_entry;
 	const struct breakpoint *bpt; /* the breakpoint the call came through */
 	struct calltext *ct;
 	unsigned long id; /* identifies the entry line for the output */
@@ -69,6 +72,7 @@ struct frame {
 	uint64_t target;  /* --format: its GOT slot at entry, 0 if unread */
 	bool had_args;	  /* the entry line showed arguments */
 	bool inherited;	  /* copied into a forked child */
+	bool errno_entry_known;
 	bool capped; /* deeper than CALLS_MAX_TEXTS: no state kept (calls.c) */
 	/* With --fast, a ptrace-mode call of a stub whose GOT slot was not
 	 * bound yet: the thread may be in the lazy binding (fast.c). */

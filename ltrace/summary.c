@@ -1,10 +1,13 @@
-/* The -c table, in ltrace's layout (summary.c:show_summary of 0.7.3):
+/* The -c table, in ltrace's layout (summary.c:show_summary of 0.7.3)
+ * with strace -c's "errors" column, the failed calls (errno shown),
+ * blank when there are none, as strace leaves it:
  *
- * % time     seconds  usecs/call     calls      function
- * ------ ----------- ----------- --------- --------------------
- *  46.88    0.000735         735         1 qsort
- * ------ ----------- ----------- --------- --------------------
- * 100.00    0.001568                     5 total
+ * % time     seconds  usecs/call     calls    errors function
+ * ------ ----------- ----------- --------- --------- --------------------
+ *  46.88    0.000735         735         1           qsort
+ *  20.10    0.000315         315         1         1 fopen
+ * ------ ----------- ----------- --------- --------- --------------------
+ * 100.00    0.001568                     5         1 total
  *
  * Times are kept in nanoseconds and shown in microseconds, as ltrace. */
 #include "summary.h"
@@ -19,13 +22,14 @@
 struct row {
 	char *name;
 	uint64_t calls;
+	uint64_t errors;
 	uint64_t ns;
 };
 
 /* name -> struct row (the key is the row's own copy of the name) */
 static struct hmap rows;
 
-void summary_account(const char *name, uint64_t ns)
+void summary_account(const char *name, uint64_t ns, bool failed)
 {
 	struct hent *e = hmap_find(&rows, name, 0);
 	if (!e) {
@@ -36,6 +40,7 @@ void summary_account(const char *name, uint64_t ns)
 	}
 	struct row *r = e->ptr;
 	r->calls++;
+	r->errors += failed;
 	r->ns += ns;
 }
 
@@ -48,38 +53,49 @@ static int by_time(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static const char dashes[] =
-	"------ ----------- ----------- --------- --------------------\n";
+static const char dashes[] = "------ ----------- ----------- --------- "
+			     "--------- --------------------\n";
 
-/* One row: ltrace's "%3lu.%02lu %4d.%06d %11lu %9d %s", the percentage
- * rounded as ltrace rounds it. */
+/* N in strace's errors column: blank for 0. */
+static void add_errors(struct strbuf *out, uint64_t n)
+{
+	if (n)
+		strbuf_addf(out, " %9lu ", (unsigned long)n);
+	else
+		strbuf_addstr(out, "           ");
+}
+
+/* One row: ltrace's "%3lu.%02lu %4d.%06d %11lu %9d %s" with the errors
+ * before the name, the percentage rounded as ltrace rounds it. */
 static void add_row(struct strbuf *out, const struct row *r, uint64_t total)
 {
 	uint64_t us = r->ns / 1000;
 	uint64_t p = total ? 100000000ULL * us / total + 5 : 0;
-	strbuf_addf(out, "%3lu.%02lu %4lu.%06lu %11lu %9lu %s\n",
+	strbuf_addf(out, "%3lu.%02lu %4lu.%06lu %11lu %9lu",
 		    (unsigned long)(p / 1000000),
 		    (unsigned long)(p / 10000 % 100),
 		    (unsigned long)(us / 1000000),
 		    (unsigned long)(us % 1000000),
-		    (unsigned long)(us / r->calls), (unsigned long)r->calls,
-		    r->name);
+		    (unsigned long)(us / r->calls), (unsigned long)r->calls);
+	add_errors(out, r->errors);
+	strbuf_addf(out, "%s\n", r->name);
 }
 
-/* The rows, sorted; *N of them, their total time in microseconds and
- * their calls in *US and *CALLS.  The array is the caller's to free. */
-static struct row **sorted_rows(size_t *n, uint64_t *us, uint64_t *calls)
+/* The rows, sorted; *N of them, and in SUM their total time in
+ * microseconds (ns), calls and errors.  The array is the caller's to
+ * free. */
+static struct row **sorted_rows(size_t *n, struct row *sum)
 {
 	struct row **v = xreallocarray(NULL, rows.n + 1, sizeof(*v));
 	*n = 0;
-	*us = 0;
-	*calls = 0;
+	memset(sum, 0, sizeof(*sum));
 	for (struct hent *e = hmap_next(&rows, NULL); e;
 	     e = hmap_next(&rows, e)) {
 		struct row *r = e->ptr;
 		v[(*n)++] = r;
-		*us += r->ns / 1000;
-		*calls += r->calls;
+		sum->ns += r->ns / 1000;
+		sum->calls += r->calls;
+		sum->errors += r->errors;
 	}
 	qsort(v, *n, sizeof(*v), by_time);
 	return v;
@@ -88,17 +104,20 @@ static struct row **sorted_rows(size_t *n, uint64_t *us, uint64_t *calls)
 void summary_write(struct strbuf *out)
 {
 	size_t n;
-	uint64_t us, calls;
-	struct row **v = sorted_rows(&n, &us, &calls);
-	strbuf_addstr(out, "% time     seconds  usecs/call     calls      "
-			   "function\n");
+	struct row sum;
+	struct row **v = sorted_rows(&n, &sum);
+	uint64_t us = sum.ns;
+	strbuf_addstr(out, "% time     seconds  usecs/call     calls    "
+			   "errors function\n");
 	strbuf_addstr(out, dashes);
 	for (size_t i = 0; i < n; i++)
 		add_row(out, v[i], us);
 	strbuf_addstr(out, dashes);
-	strbuf_addf(out, "100.00 %4lu.%06lu             %9lu total\n",
+	strbuf_addf(out, "100.00 %4lu.%06lu             %9lu",
 		    (unsigned long)(us / 1000000),
-		    (unsigned long)(us % 1000000), (unsigned long)calls);
+		    (unsigned long)(us % 1000000), (unsigned long)sum.calls);
+	add_errors(out, sum.errors);
+	strbuf_addstr(out, "total\n");
 	for (size_t i = 0; i < n; i++) {
 		free(v[i]->name);
 		free(v[i]);

@@ -5,13 +5,14 @@
 #ifndef LTRACE_SUMMARY_H
 #define LTRACE_SUMMARY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "forward.h"
 
 /* A call to NAME took NS nanoseconds, from its entry stop to its return
- * stop. */
-void summary_account(const char *name, uint64_t ns);
+ * stop; FAILED: it failed with an errno (the "errors" column). */
+void summary_account(const char *name, uint64_t ns, bool failed);
 /* Append ltrace's table to OUT: a header, the rows sorted by total time
  * (longest first; equal times by name), a total row.  Then forget the
  * rows. */

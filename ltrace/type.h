@@ -83,12 +83,29 @@ struct type_arena {
 	struct type *basic[TYPE_NKINDS]; /* type_basic's, built once */
 };
 
+/* A prototype's failure condition, "errno(ALT|...)" after its
+ * parameters (ltrace/errcond.h): the return values (VALUES, and the
+ * classes in FLAGS) for which the call failed and errno tells why.
+ * All zero: no clause, errno is never shown. */
+#define ERRCOND_VALUES 4
+enum {
+	ERRCOND_NEG = 1,     /* <0: negative as its return type */
+	ERRCOND_NONZERO = 2, /* !=0 */
+	ERRCOND_CHANGED = 4, /* errno at the return differs from the entry */
+};
+struct errcond {
+	unsigned char flags;
+	unsigned char nvalues;
+	long values[ERRCOND_VALUES]; /* nil and NULL are 0 */
+};
+
 struct prototype {
 	char *name;
 	struct type *ret;
 	struct type **params;
 	size_t nparams;
 	size_t split; /* first parameter printed at return */
+	struct errcond fail;
 };
 
 /* Builders.  Each returns a type owned by A; none fails (allocation

@@ -13,6 +13,8 @@
 #include "arch.h"
 #include "bpt.h"
 #include "debug.h"
+#include "errcond.h"
+#include "errnoloc.h"
 #include "error.h"
 #include "fast.h"
 #include "fastrec.h"
@@ -60,6 +62,37 @@ bool fast_init(const struct options *o)
 
 /* ---- setting up a process ---- */
 
+/* Where P's threads' errno is, into its configuration SH, once libc's
+ * offset is known (errnoloc.h): libc is relocated before the program's
+ * code makes the calls that are handed over, so nearly always at the
+ * region's setup, even after an attach (-p). */
+static void errno_setup(struct process *p, struct fastrec *f,
+			struct rec_shared *sh)
+{
+	int64_t off;
+	if (!errnoloc_tpoff(p, mem_bind(p->pid, p->procmem), &off))
+		return;
+	sh->errno_off = off;
+	sh->options |= REC_OPT_ERRNO;
+	f->errno_set = true;
+}
+
+/* The same, at a later hand-over when the setup did not know it: the
+ * offset first, then the option that makes the recorder read it. */
+static void errno_late(struct process *p, struct fastrec *f)
+{
+	struct rec_shared sh = { 0 };
+	if (f->errno_set || fastrec_read(p->pid, FASTREC_FIELD(f, options),
+					 &sh.options, sizeof(sh.options)))
+		return;
+	errno_setup(p, f, &sh);
+	if (f->errno_set && (mem_write(p->procmem, FASTREC_FIELD(f, errno_off),
+				       &sh.errno_off, sizeof(sh.errno_off)) ||
+			     mem_write(p->procmem, FASTREC_FIELD(f, options),
+				       &sh.options, sizeof(sh.options))))
+		f->errno_set = false;
+}
+
 /* Map and fill the region: trampolines and blob read and execute, the
  * configuration, the rest zero. */
 static int setup(struct task *t, struct fastrec *f,
@@ -91,6 +124,7 @@ static int setup(struct task *t, struct fastrec *f,
 	memcpy(img + f->l.blob, rec_blob, rec_blob_size);
 	rec_shared_init((struct rec_shared *)(img + code), &f->l, f->base,
 			(uint64_t)p->pid);
+	errno_setup(p, f, (struct rec_shared *)(img + code));
 	if (mem_write(p->procmem, f->base, img,
 		      code + sizeof(struct rec_shared)))
 		goto err_img;
@@ -203,7 +237,10 @@ static int fill_function(struct process *p, struct fastrec *f, uint32_t i,
 		.plan = plan,
 		.bound = (uint32_t)fp->bound,
 		.flags = REC_FN_RETURNS |
-			 (replaces_image(b->call.name) ? REC_FN_DRAIN : 0),
+			 (replaces_image(b->call.name) ? REC_FN_DRAIN : 0) |
+			 (errcond_any(b->call.proto) ? REC_FN_ERRNO : 0) |
+			 (errcond_at_entry(b->call.proto) ? REC_FN_ERRNO_ENTRY :
+							    0),
 		.rplan = rn ? plan + n * sizeof(*ops) : 0,
 		.rbound = (uint32_t)rp->bound,
 	};
@@ -269,6 +306,8 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 	}
 	struct fastrec *f = p->fast;
 	uint32_t i = f->nfunc;
+	if (errcond_any(b->call.proto))
+		errno_late(p, f);
 	uint64_t tramp = f->base + f->l.tramp + (uint64_t)i * REC_TRAMP_SIZE;
 	if (fill_function(p, f, i, b, &fp, &rp, target) ||
 	    mem_write(p->procmem, b->call.got, &tramp, sizeof(tramp))) {

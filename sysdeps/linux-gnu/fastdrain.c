@@ -177,6 +177,43 @@ static void show_call(struct process *p, struct fastrec *f,
 	misses += rm.misses;
 }
 
+/* A return record as a stop: the errno the recorder read there. */
+struct rec_stop {
+	struct callsite cs;
+	int err;
+	bool known;
+};
+
+static bool record_errno(struct callsite *cs, int *out)
+{
+	const struct rec_stop *s = (const struct rec_stop *)cs;
+	*out = s->err;
+	return s->known;
+}
+
+/* Whether E, an errno the program's memory gave, is one the kernel
+ * could have set (0 up to its MAX_ERRNO, 4095). */
+static bool errno_ok(int32_t e)
+{
+	return e >= 0 && e < 4096;
+}
+
+/* R's errno into S (read once from the tracer's copy: the program
+ * wrote it) and, read at the entry, into the frame F of its call. */
+static void record_errnos(const struct rec_return *r, struct rec_stop *s,
+			  struct frame *f)
+{
+	uint16_t flags = r->h.flags;
+	int32_t err = r->err, entry = r->err_entry;
+	s->err = err;
+	s->known = (flags & REC_RETURN_ERRNO) && errno_ok(err);
+	s->cs.thread_errno = record_errno;
+	if ((flags & REC_RETURN_ERRNO_ENTRY) && errno_ok(entry)) {
+		f->errno_entry = entry;
+		f->errno_entry_known = true;
+	}
+}
+
 static void show_return(struct process *p, struct fastrec *f,
 			const struct rec_return *r)
 {
@@ -207,11 +244,12 @@ static void show_return(struct process *p, struct fastrec *f,
 	recregs_return(&regs, r);
 	recmem_init(&rm, r + 1, used);
 	record_fpregs_from(&rm, r->fret, sizeof(r->fret));
-	struct callsite cs = { .mem = &rm.mem,
-			       .regs = &regs.r,
-			       .fpregs = record_fpregs };
+	struct rec_stop st = { .cs = { .mem = &rm.mem,
+				       .regs = &regs.r,
+				       .fpregs = record_fpregs } };
+	record_errnos(r, &st, &t->frames[i]);
 	set_time(r->tsc);
-	call_return_tail(t, (size_t)i, &cs, task_prints(t));
+	call_return_tail(t, (size_t)i, &st.cs, task_prints(t));
 	misses += rm.misses;
 }
 

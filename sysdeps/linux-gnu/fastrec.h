@@ -63,6 +63,8 @@ struct fastrec {
 	/* The region (fast.c maps it at the first hand-over). */
 	uint64_t base; /* the region in the traced process; 0: none yet */
 	bool failed;   /* mapping it failed: no recorder in this process */
+	/* Its configuration says where errno is (fast.c, errno_setup). */
+	bool errno_set;
 	struct rec_layout l;
 	/* A signal was delivered to a thread while it ran in the region:
 	 * a handler's frame may return there, so it is never unmapped

@@ -31,7 +31,7 @@ enum plt_reloc_kind plt_arch_reloc_kind(uint32_t type)
 		return PLT_RELOC_DATA;
 	case R_AARCH64_IRELATIVE:
 		return PLT_RELOC_IRELATIVE;
-	case R_AARCH64_TLS_TPREL:
+	case R_AARCH64_TLS_TPREL: /* TPREL64 in the psABI */
 		return PLT_RELOC_TPOFF;
 	default: /* R_AARCH64_TLSDESC and data: no function slot */
 		return PLT_RELOC_OTHER;

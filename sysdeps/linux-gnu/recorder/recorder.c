@@ -437,12 +437,12 @@ static uint64_t tail_site(struct rec_shadow *sh, uint64_t sp)
 	return e ? e->ret : 0;
 }
 
-/* A shadow entry for the call recorded at POS into R, if SH can hold
- * it. */
+/* A shadow entry for the call recorded at POS into R, its errno at the
+ * entry ERR (or REC_ERRNO_NONE), if SH can hold it. */
 static int push_call(const struct rec_shared *s, struct rec_shadow *sh,
-		     struct rec_call *r, uint64_t pos)
+		     struct rec_call *r, uint64_t pos, int32_t err)
 {
-	struct rec_shadow_entry e = { r->site, r->sp, pos, r->func, { 0 } };
+	struct rec_shadow_entry e = { r->site, r->sp, pos, r->func, err, { 0 } };
 	for (int i = 0; i < 6; i++)
 		e.args[i] = r->regs[i];
 	if (!sh || !shadow_push(s, sh, &e))
@@ -454,9 +454,9 @@ static int push_call(const struct rec_shared *s, struct rec_shadow *sh,
 /* Hook the return of the call recorded at POS into R, if a shadow entry
  * can hold it. */
 static int hook(struct rec_shared *s, struct rec_shadow *sh, struct rec_call *r,
-		uint64_t pos)
+		uint64_t pos, int32_t err)
 {
-	if (push_call(s, sh, r, pos))
+	if (push_call(s, sh, r, pos, err))
 		return 1;
 	r->h.flags |= REC_CALL_NOSHADOW;
 	__atomic_fetch_add(&s->unhooked, 1, __ATOMIC_RELAXED);
@@ -472,6 +472,18 @@ static uint64_t plan_room(const struct rec_shared *s, uint64_t bound,
 	return bound < room ? bound : room;
 }
 
+/* The thread's errno, for a function FN whose prototype asks for it
+ * at the entry (FLAG REC_FN_ERRNO_ENTRY) or the return, once the
+ * tracer knows where it is; else REC_ERRNO_NONE.  A flag test for the
+ * others. */
+static int32_t errno_for(const struct rec_shared *s, const struct rec_func *fn,
+			 uint32_t flag)
+{
+	if (!(fn->flags & flag) || !(s->options & REC_OPT_ERRNO))
+		return REC_ERRNO_NONE;
+	return rec_errno(s->errno_off);
+}
+
 /* Called by rec_entry with the call's registers: record it, hook its
  * return if wanted, and return where the call goes. */
 uint64_t rec_enter(struct rec_frame *f)
@@ -483,6 +495,7 @@ uint64_t rec_enter(struct rec_frame *f)
 	uint64_t *ret_word = (uint64_t *)sp;
 	int tail = *ret_word == (uint64_t)rec_return;
 	int want = !tail && (fn->flags & REC_FN_RETURNS);
+	int32_t err = errno_for(s, fn, REC_FN_ERRNO_ENTRY);
 	struct rec_res res = { .sh = shadow_of(s, rec_thread(), 1) };
 	if (res.sh && (want || tail))
 		shadow_resync(s, res.sh, sp, !tail);
@@ -498,13 +511,13 @@ uint64_t rec_enter(struct rec_frame *f)
 		r->h.flags |= REC_CALL_TAIL;
 	if (fn->plan)
 		run_plan(s, fn, f, r, room);
-	int hooked = want && hook(s, res.sh, r, res.pos);
+	int hooked = want && hook(s, res.sh, r, res.pos, err);
 	/* A tail call from the hooked call on top (same stack pointer)
 	 * returns with it, in one record; with a return plan, it gets an
 	 * entry of its own on top of that call's, which the record runs
 	 * too, with this call's arguments. */
 	if (tail && fn->rplan && top_at(res.sh, sp))
-		(void)push_call(s, res.sh, r, res.pos);
+		(void)push_call(s, res.sh, r, res.pos, err);
 	end(s, &res, &r->h, rec_align(sizeof(*r) + r->used));
 	if (hooked)
 		*ret_word = (uint64_t)rec_return;
@@ -520,9 +533,23 @@ uint64_t rec_enter(struct rec_frame *f)
 	return fn->target;
 }
 
+/* R's errno at the return ERR and at the entry, E's, where read. */
+static void fill_errno(struct rec_return *r, const struct rec_shadow_entry *e,
+		       int32_t err)
+{
+	r->err = err == REC_ERRNO_NONE ? 0 : err;
+	r->err_entry = e->err_entry == REC_ERRNO_NONE ? 0 : e->err_entry;
+	r->reserved = 0;
+	if (err != REC_ERRNO_NONE)
+		r->h.flags |= REC_RETURN_ERRNO;
+	if (e->err_entry != REC_ERRNO_NONE)
+		r->h.flags |= REC_RETURN_ERRNO_ENTRY;
+}
+
 static void fill_return(const struct rec_shared *s, struct rec_return *r,
 			const struct rec_rframe *f,
-			const struct rec_shadow_entry *e, uint64_t sp)
+			const struct rec_shadow_entry *e, uint64_t sp,
+			int32_t err)
 {
 	r->h.type = REC_RETURN;
 	r->h.flags = 0;
@@ -536,6 +563,7 @@ static void fill_return(const struct rec_shared *s, struct rec_return *r,
 	memcpy(r->fret, f->fret, sizeof(r->fret));
 	r->sp = sp + 8;
 	r->site = e->ret;
+	fill_errno(r, e, err);
 }
 
 /* The chunks of the return plan of E's function after R's, within ROOM
@@ -587,6 +615,8 @@ uint64_t rec_leave(struct rec_rframe *f)
 	struct rec_shadow_entry e;
 	if (!res.sh || !shadow_pop(s, res.sh, sp, &e, 0))
 		return 0; /* rec_return traps at rec_trap_lost */
+	const struct rec_func *fn = (const struct rec_func *)s->ftab + e.func;
+	int32_t err = errno_for(s, fn, REC_FN_ERRNO);
 	uint64_t bound = chain_bound(s, res.sh, &e);
 	uint64_t room = plan_room(s, bound, sizeof(struct rec_return));
 	union rec_sync_buf buf;
@@ -594,7 +624,7 @@ uint64_t rec_leave(struct rec_rframe *f)
 		begin(s, &res, rec_align(sizeof(*r) + room), &buf);
 	if (res.sync && room > REC_SYNC_ROOM)
 		room = REC_SYNC_ROOM;
-	fill_return(s, r, f, &e, sp);
+	fill_return(s, r, f, &e, sp, err);
 	run_rplan(s, &e, f, r, room);
 	/* The calls that tail-called it return too: innermost first. */
 	while (shadow_pop(s, res.sh, sp, &e, 1))

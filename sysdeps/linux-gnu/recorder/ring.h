@@ -62,7 +62,7 @@
 
 /* "LTRREC01": a struct rec_shared the tracer filled. */
 #define REC_MAGIC 0x313043455252544cull
-#define REC_VERSION 3
+#define REC_VERSION 4
 
 #define REC_ALIGN 16
 /* The chunks' room in a synchronous record (on the writer's stack). */
@@ -124,7 +124,14 @@ struct rec_call {
 enum rec_return_flags {
 	/* The return plan stopped at the record's room. */
 	REC_RETURN_CUT = 8,
+	/* ERR holds the thread's errno at the return (REC_FN_ERRNO), and
+	 * ERR_ENTRY its errno at the call's entry (REC_FN_ERRNO_ENTRY). */
+	REC_RETURN_ERRNO = 16,
+	REC_RETURN_ERRNO_ENTRY = 32,
 };
+
+/* rec_shadow_entry.err_entry of a call whose errno was not read. */
+#define REC_ERRNO_NONE INT32_MIN
 
 /* A return, recorded by the return trampoline.  The chunks of the
  * function's return plan follow, up to h.size: the memory the return's
@@ -135,12 +142,15 @@ struct rec_return {
 	uint64_t thread;
 	uint64_t tsc;
 	uint32_t func;
-	uint32_t used;	  /* bytes of chunks that follow */
-	uint64_t call;	  /* the position of the call's record */
-	uint64_t ret[2];  /* the return value's integer registers */
-	uint8_t fret[16]; /* its first floating point register */
-	uint64_t sp;	  /* the stack pointer after the return */
-	uint64_t site;	  /* where it returned to */
+	uint32_t used;	   /* bytes of chunks that follow */
+	uint64_t call;	   /* the position of the call's record */
+	uint64_t ret[2];   /* the return value's integer registers */
+	uint8_t fret[16];  /* its first floating point register */
+	uint64_t sp;	   /* the stack pointer after the return */
+	uint64_t site;	   /* where it returned to */
+	int32_t err;	   /* with REC_RETURN_ERRNO */
+	int32_t err_entry; /* with REC_RETURN_ERRNO_ENTRY */
+	uint64_t reserved; /* 0: the chunks start 16-aligned */
 };
 
 /* rec_func.flags: REC_FN_RETURNS, record its returns (never for a
@@ -148,9 +158,14 @@ struct rec_return {
  * the shadow entry the second needs).  REC_FN_DRAIN, trap at
  * rec_blob_trap_full after recording the call, so that the tracer
  * drains the ring before the call runs (the exec family: at
- * PTRACE_EVENT_EXEC the old memory is gone). */
+ * PTRACE_EVENT_EXEC the old memory is gone).  REC_FN_ERRNO, read the
+ * thread's errno at the return into the record (its prototype says
+ * when it fails); REC_FN_ERRNO_ENTRY, at the entry too (errno(changed)).
+ * Both only once the tracer set REC_OPT_ERRNO. */
 #define REC_FN_RETURNS 1
 #define REC_FN_DRAIN 2
+#define REC_FN_ERRNO 4
+#define REC_FN_ERRNO_ENTRY 8
 
 /* The function table, indexed by the number the entry trampoline loads
  * (recarch.h).  PLAN: 0 or the address of a struct plan_op array ending
@@ -173,7 +188,8 @@ struct rec_shadow_entry {
 	uint64_t ret;  /* the original return address */
 	uint64_t sp;   /* the stack pointer at the entry */
 	uint64_t call; /* the position of the call's record */
-	uint64_t func;
+	uint32_t func;
+	int32_t err_entry; /* errno at the entry, or REC_ERRNO_NONE */
 	/* the argument registers at the entry, for the return plan; else
 	 * not written */
 	uint64_t args[6];
@@ -205,11 +221,16 @@ struct rec_range {
 };
 
 /* rec_shared.options: REC_OPT_TSC, records carry rdtsc (else 0: the
- * tracer shows no time, no -t, -r, -T or -c). */
+ * tracer shows no time, no -t, -r, -T or -c).  REC_OPT_ERRNO: a
+ * thread's errno is the int at its thread pointer plus ERRNO_OFF; the
+ * tracer sets it once it knows libc's offset (ERRNO_OFF first), maybe
+ * after functions were handed over (recarch.h, rec_errno). */
 #define REC_OPT_TSC 1
+#define REC_OPT_ERRNO 2
 
 /* At rec_blob_rw.  The tracer fills the configuration before any GOT
- * slot points at a trampoline; the recorder only reads it. */
+ * slot points at a trampoline (but REC_OPT_ERRNO, later); the recorder
+ * only reads it. */
 struct rec_shared {
 	uint64_t magic;	  /* REC_MAGIC */
 	uint32_t version; /* REC_VERSION */
@@ -229,7 +250,7 @@ struct rec_shared {
 	uint64_t options; /* REC_OPT_* */
 	uint64_t ranges;  /* address of struct rec_range[nrange_max] */
 	uint64_t nrange_max;
-	uint64_t pad0;
+	int64_t errno_off; /* with REC_OPT_ERRNO */
 
 	/* Written by the recorder. */
 	uint64_t head __attribute__((aligned(64)));

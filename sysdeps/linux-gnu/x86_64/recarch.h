@@ -75,6 +75,15 @@ static inline uint64_t rec_thread(void)
 	return v;
 }
 
+/* The thread's errno: the int OFF bytes from its thread pointer, %fs's
+ * base (libc's TLS offset of it, ring.h's errno_off); one load. */
+static inline int32_t rec_errno(int64_t off)
+{
+	int32_t v;
+	__asm__ volatile("movl %%fs:(%1), %0" : "=r"(v) : "r"(off));
+	return v;
+}
+
 static inline uint64_t rec_tsc(void)
 {
 	uint32_t lo, hi;

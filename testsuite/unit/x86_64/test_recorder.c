@@ -12,6 +12,7 @@
  * tail), from a SIGTRAP handler at the full-ring int3 and at the end,
  * and checks every record against what the calls were and returned.
  * Prints the cost per recorded call of strlen. */
+#include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -58,6 +59,7 @@ enum func {
 	F_RECURSE,
 	F_FILL,
 	F_TAILFILL,
+	F_SETERR,
 	NFUNC,
 };
 
@@ -94,6 +96,9 @@ static struct {
 	uint64_t full_traps, syncs, lost;
 	/* tailfill has a return plan (test_rplan). */
 	bool tailfill_plan;
+	/* The last return's errno fields (test_errno). */
+	int32_t err, err_entry;
+	uint16_t err_flags;
 	/* The (type, func) of the first records, for the nesting test. */
 	int log[16];
 	int nlog;
@@ -471,6 +476,10 @@ static void on_call(uint64_t pos, const struct rec_call *r)
 static void on_return(const struct rec_return *r)
 {
 	seen.returns[r->func < NFUNC ? r->func : 0]++;
+	seen.err = r->err;
+	seen.err_entry = r->err_entry;
+	seen.err_flags = r->h.flags &
+			 (REC_RETURN_ERRNO | REC_RETURN_ERRNO_ENTRY);
 	log_record(REC_RETURN, r->func);
 	struct thread_model *m = model_of(r->thread);
 	int i = m->depth;
@@ -777,6 +786,47 @@ __attribute__((noinline)) static int keeps_registers(long a)
 			   "+r"(v6));
 	return r == 3 * a && v1 == a * 3 && v2 == (a ^ 0x55) && v3 == a + 7 &&
 	       v4 == a * a && v5 == a - 9 && v6 == a << 3;
+}
+
+/* Sets errno to E and fails, as libc's functions do. */
+__attribute__((noinline)) static long seterr(long e)
+{
+	errno = (int)e;
+	return -1;
+}
+
+/* errno at the return, and at the entry, where the function's flags
+ * ask and once the tracer set where it is: this thread's, the int at
+ * its thread pointer plus libc's offset of it. */
+static void test_errno(struct recmap *m)
+{
+	cur = m;
+	rec_reset(m, RING_MAX);
+	uint32_t both = REC_FN_RETURNS | REC_FN_ERRNO | REC_FN_ERRNO_ENTRY;
+	rec_func(m, F_SETERR, (void *)seterr, both);
+	errno = 5;
+	CHECK(CALL(F_SETERR, long (*)(long), 7) == -1 && errno == 7);
+	check_drained("errno unknown");
+	CHECK(seen.returns[F_SETERR] == 1 && !seen.err_flags && !seen.err);
+	m->sh->errno_off = (int64_t)((uint64_t)&errno - tcb());
+	m->sh->options |= REC_OPT_ERRNO;
+	errno = 5;
+	CHECK(CALL(F_SETERR, long (*)(long), 7) == -1 && errno == 7);
+	check_drained("errno");
+	CHECK(seen.err_flags == (REC_RETURN_ERRNO | REC_RETURN_ERRNO_ENTRY) &&
+		      seen.err == 7 && seen.err_entry == 5,
+	      "flags %#x errno %d entry %d", seen.err_flags, seen.err,
+	      seen.err_entry);
+	rec_func(m, F_SETERR, (void *)seterr, REC_FN_RETURNS | REC_FN_ERRNO);
+	CHECK(CALL(F_SETERR, long (*)(long), 9) == -1);
+	check_drained("errno at return");
+	CHECK(seen.err_flags == REC_RETURN_ERRNO && seen.err == 9 &&
+	      !seen.err_entry);
+	rec_func(m, F_SETERR, (void *)seterr, REC_FN_RETURNS);
+	CHECK(CALL(F_SETERR, long (*)(long), 11) == -1);
+	check_drained("no errno");
+	CHECK(!seen.err_flags && !seen.err && !seen.err_entry);
+	m->sh->options &= ~(uint64_t)REC_OPT_ERRNO;
 }
 
 static void test_lost(struct recmap *m)
@@ -1305,6 +1355,7 @@ int main(void)
 	test_cut(&a);
 	test_rplan(&a);
 	test_lost(&a);
+	test_errno(&a);
 	test_longjmp(&a);
 	test_direct(&a);
 	test_threads(&a, 0);
