@@ -213,6 +213,9 @@ static void render(struct fmt_ctx *c, const struct value *v)
 	case LENS_ADDR:
 		lens_addr(c, v);
 		break;
+	case LENS_FD:
+		lens_fd(c, v);
+		break;
 	case LENS_HIDE:
 		break;
 	}

@@ -32,6 +32,9 @@ struct callsite {
 	 * backend knows it without reading memory (--fast's records); 0:
 	 * read it through MEM. */
 	uint64_t target;
+	/* The thread that made the call: /proc/TID/fd names its
+	 * descriptors (-y, lenses/fd.c); 0 if unknown. */
+	int tid;
 };
 
 #endif

@@ -164,7 +164,8 @@ static void show_call(struct process *p, struct fastrec *f,
 	recmem_init(&rm, c + 1, used);
 	record_fpregs_from(&rm, NULL, 0);
 	struct callsite cs = { &rm.mem, &regs.r, record_fpregs,
-			       true,	0,	 f->target[c->func] };
+			       true,	0,	 f->target[c->func],
+			       t->tid };
 	set_time(c->tsc);
 	call_entry(t, b, &cs, c->site, arch_sp_after_return(&regs),
 		   task_prints(t));
@@ -204,7 +205,8 @@ static void show_return(struct process *p, struct fastrec *f,
 	recregs_return(&regs, r);
 	recmem_init(&rm, r + 1, used);
 	record_fpregs_from(&rm, r->fret, sizeof(r->fret));
-	struct callsite cs = { &rm.mem, &regs.r, record_fpregs, false, 0, 0 };
+	struct callsite cs = { &rm.mem, &regs.r, record_fpregs, false,
+			       0,	0,	 t->tid };
 	set_time(r->tsc);
 	call_return_tail(t, (size_t)i, &cs, task_prints(t));
 	misses += rm.misses;

@@ -76,6 +76,7 @@ static void stop_init(struct bpt_stop *s, struct task *t, bool at_entry)
 	s->cs.at_entry = at_entry;
 	s->cs.error = 0;
 	s->cs.target = 0;
+	s->cs.tid = t->tid;
 	s->fp_state = 0;
 	s->tid = t->tid;
 }

@@ -90,7 +90,7 @@ long planarch_locate(const struct prototype *p, struct plan_argloc *locs)
 	struct user_regs_struct regs = { .rsp = PROBE_RSP };
 	unsigned long long *gp[] = { &regs.rdi, &regs.rsi, &regs.rdx,
 				     &regs.rcx, &regs.r8,  &regs.r9 };
-	struct callsite cs = { &pr.mem, &regs, probe_fpregs, true, 0, 0 };
+	struct callsite cs = { &pr.mem, &regs, probe_fpregs, true, 0, 0, 0 };
 
 	for (unsigned i = 0; i < 6; i++)
 		*gp[i] = GP_TAG << 32 | i;
