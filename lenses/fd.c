@@ -47,7 +47,7 @@ static void emit_path(struct fmt_ctx *c, const char *p, size_t n)
 }
 
 /* A unix socket's bound name as strace quotes it: an abstract one (a
- * leading NUL) with '@' in its place. */
+ * leading NUL) with '@' in its place, all of its bytes. */
 static void emit_sun_path(struct fmt_ctx *c, const struct fdinfo *fi)
 {
 	emit_text(c, ",\"");
@@ -55,7 +55,8 @@ static void emit_sun_path(struct fmt_ctx *c, const struct fdinfo *fi)
 		emit_text(c, "@");
 		emit_path(c, fi->path + 1, fi->pathlen - 1);
 	} else {
-		emit_path(c, fi->path, fi->pathlen);
+		/* a path's name ends at its NUL, which the kernel keeps */
+		emit_path(c, fi->path, strnlen(fi->path, fi->pathlen));
 	}
 	emit_text(c, "\"");
 }
