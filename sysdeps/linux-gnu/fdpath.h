@@ -33,12 +33,12 @@ struct fdinfo {
 	enum fdinfo_kind kind;
 	char path[4096 + 16];
 	size_t pathlen;
-	bool deleted;	 /* PATH was unlinked: " (deleted)" taken off */
-	char dev;	 /* 'c' or 'b': PATH is that device; else 0 */
+	bool deleted; /* PATH was unlinked: " (deleted)" taken off */
+	char dev;     /* 'c' or 'b': PATH is that device; else 0 */
 	unsigned major, minor;
-	char proto[32];	 /* "TCP", "UNIX-STREAM"... */
+	char proto[32];		 /* "TCP", "UNIX-STREAM"... */
 	unsigned long ino, peer; /* FDINFO_UNIX: 0 if none */
-	char src[64], dst[64];	 /* "127.0.0.1:80", "[::1]:80"; DST "" if none */
+	char src[64], dst[64]; /* "127.0.0.1:80", "[::1]:80"; DST "" if none */
 };
 
 /* Fill OUT with what descriptor FD of thread TID is (FDPATH_AT_FDCWD:

@@ -62,8 +62,7 @@ bool sockdiag_parse_inet(const void *msg, size_t len, unsigned long ino,
 }
 
 /* The attributes of a unix_diag_msg: the bound name, the peer's inode. */
-static void unix_attrs(const struct rtattr *a, size_t left,
-		       struct fdinfo *out)
+static void unix_attrs(const struct rtattr *a, size_t left, struct fdinfo *out)
 {
 	for (; RTA_OK(a, left); a = RTA_NEXT(a, left)) {
 		size_t n = RTA_PAYLOAD(a);
