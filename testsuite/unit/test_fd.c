@@ -52,7 +52,8 @@ static void test_inet(void)
 	struct fdinfo fi;
 
 	memset(&fi, 0, sizeof(fi));
-	struct inet_reply m = inet_msg(AF_INET, "127.0.0.1", 5432, "127.0.0.1", 41234, 7);
+	struct inet_reply m =
+		inet_msg(AF_INET, "127.0.0.1", 5432, "127.0.0.1", 41234, 7);
 	CHECK(!sockdiag_parse_inet(&m, sizeof(m), 8, &fi), "another inode");
 	CHECK(!sockdiag_parse_inet(&m, sizeof(m) - 1, 7, &fi), "cut short");
 	CHECK(sockdiag_parse_inet(&m, sizeof(m), 7, &fi));
@@ -123,8 +124,7 @@ static void test_unix(void)
 
 /* ---- the lens, on this process's descriptors ---- */
 
-static size_t self_read(struct memsrc *m, uint64_t addr, void *buf,
-			size_t len)
+static size_t self_read(struct memsrc *m, uint64_t addr, void *buf, size_t len)
 {
 	(void)m;
 	memcpy(buf, (const void *)(uintptr_t)addr, len);
@@ -139,8 +139,9 @@ static const char *show(const struct type *t, uint64_t x, unsigned fds)
 	static struct strbuf sb;
 	struct lens_limits lim = { .strlen = 32, .arraylen = 4, .fds = fds };
 	struct callsite cs = { .mem = &self, .tid = getpid() };
-	struct fmt_ctx c = { .limits = &lim, .mem = &self, .cs = &cs,
-			     .sb = &sb };
+	struct fmt_ctx c = {
+		.limits = &lim, .mem = &self, .cs = &cs, .sb = &sb
+	};
 	struct value v = { .type = t, .buf = (const unsigned char *)&x };
 
 	strbuf_reset(&sb);
