@@ -97,3 +97,17 @@ void fdpath_get(int tid, int fd, unsigned what, struct fdinfo *out)
 	if ((what & FDPATH_SOCKET) && fd != FDPATH_AT_FDCWD)
 		add_socket(link, out);
 }
+
+bool fdpath_frees(const char *name)
+{
+	static const char *const names[] = {
+		"close",     "close_range", "closefrom", "dup2",
+		"dup3",	     "fclose",	    "fcloseall", "freopen",
+		"freopen64", "closedir",    "pclose",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}

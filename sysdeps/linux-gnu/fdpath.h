@@ -48,6 +48,15 @@ struct fdinfo {
  * when FD is negative, closed, or TID gone. */
 void fdpath_get(int tid, int fd, unsigned what, struct fdinfo *out);
 
+/* Whether NAME is a C library function that closes or replaces
+ * descriptors.  Under -y --fast such functions stay in ptrace mode
+ * (fetchplan.c): a recorded call is shown when its record is drained,
+ * after the call, but the loop drains every ring before it handles a
+ * stop, so what was recorded before one of them is shown while its
+ * descriptors still mean what they meant (DESIGN.md, "File
+ * descriptors"). */
+bool fdpath_frees(const char *name);
+
 /* sockdiag.c: endpoints of socket inode INO of protocol PROTO (its
  * "system.sockprotoname"), through NETLINK_SOCK_DIAG in the tracer's
  * network namespace.  Fills OUT as FDINFO_INET or FDINFO_UNIX and

@@ -10,6 +10,7 @@
 
 #include "abi.h"
 #include "expr.h"
+#include "fdpath.h"
 #include "lens.h"
 #include "fetchplan.h"
 #include "recorder/planrun.h"
@@ -644,27 +645,6 @@ static int compile_return(struct pc *pc)
 	return retval(pc);
 }
 
-/* Under -y a recorded call is shown when its record is drained, after
- * the call: a descriptor closed and reused meanwhile would show its new
- * file.  The calls of libc that close or replace descriptors stay in
- * ptrace mode, since the loop drains every ring before it handles a
- * stop: what was recorded before one of them is shown while its
- * descriptors still mean what they meant (DESIGN.md, "File
- * descriptors"). */
-static bool frees_fds(const struct prototype *p)
-{
-	static const char *const names[] = {
-		"close",     "close_range", "closefrom", "dup2",
-		"dup3",	     "fclose",	    "fcloseall", "freopen",
-		"freopen64", "closedir",    "pclose",
-	};
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(p->name, names[i]))
-			return true;
-	return false;
-}
-
 static void plan_end(struct fetch_plan *plan)
 {
 	plan->ops[plan->nops++] = (struct plan_op){ .op = PLAN_END };
@@ -686,7 +666,7 @@ int plan_compile(const struct prototype *p, const struct lens_limits *l,
 		pc.nlocs = planarch_locate(p, pc.locs);
 		r = pc.nlocs < 0 ? fail(&pc, "an argument the ABI code cannot "
 					     "place") :
-		    l->fds && frees_fds(p) ?
+		    l->fds && fdpath_frees(p->name) ?
 				   fail(&pc, "it closes descriptors (-y)") :
 				   compile(&pc);
 		pc.plan = rplan;
