@@ -29,6 +29,7 @@ struct lens_layout;
 struct lens_limits {
 	size_t strlen;	 /* -s: max characters of a string */
 	size_t arraylen; /* -A: max elements of an array */
+	unsigned fds;	 /* -y, -yy: FDPATH_* bits (fdpath.h), 0 none */
 };
 
 struct value {
@@ -191,6 +192,8 @@ void lens_guess(struct fmt_ctx *c, const struct value *v);
 void lens_bool(struct fmt_ctx *c, const struct value *v);
 void lens_enum(struct fmt_ctx *c, const struct value *v);
 void lens_bitvec(struct fmt_ctx *c, const struct value *v);
+/* fd (an integer) and file (a FILE *): lenses/fd.c. */
+void lens_fd(struct fmt_ctx *c, const struct value *v);
 void lens_string(struct fmt_ctx *c, const struct value *v);
 void lens_pointer(struct fmt_ctx *c, const struct value *v);
 void lens_float(struct fmt_ctx *c, const struct value *v, enum radix r);

@@ -214,6 +214,9 @@ static void render(struct fmt_ctx *c, const struct value *v)
 	case LENS_ADDR:
 		lens_addr(c, v);
 		break;
+	case LENS_FD:
+		lens_fd(c, v);
+		break;
 	case LENS_HIDE:
 		emit_void(c); /* JSON: null, where a value must be */
 		break;

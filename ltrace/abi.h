@@ -16,4 +16,8 @@ struct abi_scalar {
  * string's pointer; arrays and structs are not scalars. */
 extern const struct abi_scalar abi_scalars[TYPE_NKINDS];
 
+/* The offset of _fileno in glibc's struct _IO_FILE (FILE), part of its
+ * ABI: where a FILE *'s descriptor is (lenses/fd.c). */
+extern const unsigned abi_file_fileno;
+
 #endif

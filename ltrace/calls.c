@@ -28,6 +28,7 @@ void calls_init(const struct options *o)
 {
 	limits.strlen = o->strlen;
 	limits.arraylen = o->arraylen;
+	limits.fds = o->decode_fds;
 	summary = o->summary;
 	structured = !o->summary && o->format != FORMAT_TEXT;
 	strbuf_init(&sb_args);

@@ -36,6 +36,9 @@ struct callsite {
 	 * be known (no libc that defines it, unreadable).  NULL: never
 	 * known.  Read at most once per stop, and only when called. */
 	bool (*thread_errno)(struct callsite *cs, int *out);
+	/* The thread that made the call: /proc/TID/fd names its
+	 * descriptors (-y, lenses/fd.c); 0 if unknown. */
+	int tid;
 };
 
 #endif

@@ -245,7 +245,7 @@ static const struct {
 	{ "hex", LENS_HEX },	   { "oct", LENS_OCT },
 	{ "octal", LENS_OCT },	   { "bool", LENS_BOOL },
 	{ "bitvec", LENS_BITVEC }, { "hide", LENS_HIDE },
-	{ "guess", LENS_GUESS },
+	{ "guess", LENS_GUESS },   { "fd", LENS_FD },
 };
 
 /* Lenses that also stand alone as a type over int. */
@@ -255,23 +255,40 @@ static struct type *parse_lens_word(struct conf_parser *ps, enum lens_kind lens)
 	if (*ps->lx.p == '(')
 		return parse_lens(ps, lens);
 	if (lens == LENS_OCT || lens == LENS_BOOL || lens == LENS_GUESS ||
-	    lens == LENS_HEX)
+	    lens == LENS_HEX || lens == LENS_FD)
 		return type_lensed(
 			ps->a, lens == LENS_GUESS ? TYPE_LONG : TYPE_INT, lens);
 	lex_error(&ps->lx, "expected ", "'(' after the lens name");
 	return NULL;
 }
 
+/* file: a FILE *, shown as an address (and its descriptor under -y). */
+static struct type *file_type(struct conf_parser *ps)
+{
+	struct type *t = type_addr(ps->a);
+
+	t->lens = LENS_FD;
+	return t;
+}
+
 static struct type *parse_named(struct conf_parser *ps, const char *id)
 {
+	/* fd is newer than ltrace 0.7.3's names: a file written for it
+	 * may define its own fd, which wins. */
+	struct type *own = strcmp(id, "fd") ? NULL :
+					      protolib_lookup_type(ps->pl, id);
+	if (own)
+		return own;
 	for (size_t i = 0; i < ARRAY_SIZE(simple_types); i++)
 		if (!strcmp(id, simple_types[i].name))
 			return type_basic(ps->a, simple_types[i].kind);
 	for (size_t i = 0; i < ARRAY_SIZE(lens_names); i++)
 		if (!strcmp(id, lens_names[i].name))
 			return parse_lens_word(ps, lens_names[i].lens);
-	if (!strcmp(id, "addr") || !strcmp(id, "file"))
+	if (!strcmp(id, "addr"))
 		return type_addr(ps->a);
+	if (!strcmp(id, "file"))
+		return file_type(ps);
 	if (!strcmp(id, "format"))
 		return parse_format(ps);
 	struct type *t = protolib_lookup_type(ps->pl, id);

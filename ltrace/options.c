@@ -12,6 +12,7 @@
 #include "config.h"
 #include "debug.h"
 #include "error.h"
+#include "fdpath.h"
 #include "filter.h"
 #include "xmalloc.h"
 
@@ -67,6 +68,12 @@ static void usage(FILE *f)
 "  -w, --where=NR      print backtrace showing NR stack frames at most.\n"
 "  -x FILTER           modify which functions to trace at their entry\n"
 "                      (may be repeated).\n"
+"  -y, --decode-fds    print paths associated with file descriptor arguments.\n"
+"  -yy, --decode-fds=all\n"
+"                      print protocol specific information associated with\n"
+"                      socket file descriptors, and device numbers.\n"
+"  --decode-fds=SET    what to print of descriptors: a comma-separated list\n"
+"                      of path, socket, dev, all and none.\n"
 "\n"
 "FILTER is [!]RULE{(+|-)RULE}, RULE is [SYMBOL][@LIBRARY], each a glob or a\n"
 "/regex/; see ltrace(1), FILTER EXPRESSIONS.\n"
@@ -168,12 +175,13 @@ static noreturn void bad_option(char **argv)
 }
 
 /* Long options without a short form. */
-enum { OPT_FORMAT = 256, OPT_FAST };
+enum { OPT_FORMAT = 256, OPT_FAST, OPT_DECODE_FDS };
 
 static const struct option longopts[] = {
 	{ "align", required_argument, NULL, 'a' },
 	{ "config", required_argument, NULL, 'F' },
 	{ "debug", required_argument, NULL, 'D' },
+	{ "decode-fds", optional_argument, NULL, OPT_DECODE_FDS },
 	{ "demangle", no_argument, NULL, 'C' },
 	{ "fast", no_argument, NULL, OPT_FAST },
 	{ "format", required_argument, NULL, OPT_FORMAT },
@@ -225,6 +233,43 @@ static enum output_format parse_format(const char *arg)
 	error_msg_and_die("--format '%s': expected text, json or chrome", arg);
 }
 
+/* --decode-fds=SET: strace's names, comma-separated; without SET, path
+ * (-y). */
+static unsigned parse_decode_fds(const char *arg)
+{
+	static const struct {
+		const char *name;
+		unsigned bits;
+	} sets[] = {
+		{ "none", 0 },
+		{ "path", FDPATH_PATH },
+		{ "socket", FDPATH_SOCKET },
+		{ "dev", FDPATH_DEV },
+		{ "all", FDPATH_ALL },
+	};
+	unsigned bits = 0;
+	size_t n;
+
+	if (!arg)
+		return FDPATH_PATH;
+	for (const char *p = arg;; p += n + 1) {
+		size_t i = 0;
+		n = strcspn(p, ",");
+		while (i < sizeof(sets) / sizeof(sets[0]) &&
+		       (strlen(sets[i].name) != n ||
+			strncmp(p, sets[i].name, n)))
+			i++;
+		if (i == sizeof(sets) / sizeof(sets[0]))
+			error_msg_and_die("--decode-fds '%s': expected a "
+					  "list of path, socket, dev, all "
+					  "or none",
+					  arg);
+		bits |= sets[i].bits;
+		if (!p[n])
+			return bits;
+	}
+}
+
 /* -D MASK: octal, as ltrace; -Dh lists the bits. */
 static unsigned parse_debug(const char *arg)
 {
@@ -274,6 +319,12 @@ static bool take_output_option(struct options *o, int c)
 		return true;
 	case OPT_FAST:
 		o->fast = true;
+		return true;
+	case 'y': /* -y paths, -yy everything, as strace */
+		o->decode_fds = o->decode_fds ? FDPATH_ALL : FDPATH_PATH;
+		return true;
+	case OPT_DECODE_FDS:
+		o->decode_fds = parse_decode_fds(optarg);
 		return true;
 	}
 	return false;
@@ -336,7 +387,7 @@ void options_parse(struct options *o, int argc, char **argv)
 	int c;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv,
-				"+:a:A:bcCD:e:fF:hil:Ln:o:p:rs:StTu:Vw:x:",
+				"+:a:A:bcCD:e:fF:hil:Ln:o:p:rs:StTu:Vw:x:y",
 				longopts, NULL)) != -1)
 		if (!take_select_option(o, c) && !take_output_option(o, c))
 			take_option(o, c, argv);

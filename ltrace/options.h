@@ -52,6 +52,9 @@ struct options {
 	unsigned debug;	 /* -D: DEBUG_* bits (debug.h) */
 	enum output_format format; /* --format */
 	bool fast; /* --fast: calls recorded in the process (fast.h) */
+	/* -y, -yy, --decode-fds: what fd and file values show besides
+	 * their number (FDPATH_* bits, fdpath.h) */
+	unsigned decode_fds;
 };
 
 /* Parse ARGC/ARGV into O.  Prints usage and exits on -h, the version on

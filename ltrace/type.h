@@ -47,9 +47,10 @@ enum lens_kind {
 	LENS_STRING,
 	LENS_HIDE,
 	LENS_GUESS,
-	LENS_ADDR, /* addr/file/void*: hex, nil for NULL */
+	LENS_ADDR, /* addr/void*: hex, nil for NULL */
+	LENS_FD,   /* fd: an integer; file: a FILE * (lenses/fd.c) */
 };
-#define LENS_NKINDS (LENS_ADDR + 1)
+#define LENS_NKINDS (LENS_FD + 1)
 
 struct enum_val {
 	char *name;

@@ -54,6 +54,7 @@ bool fast_init(const struct options *o)
 		return false;
 	limits.strlen = o->strlen;
 	limits.arraylen = o->arraylen;
+	limits.fds = o->decode_fds;
 	fastrec_enabled = true;
 	tracee_trace_exits(true);
 	tracee_set_fault_hook(fast_fault);

@@ -167,7 +167,8 @@ static void show_call(struct process *p, struct fastrec *f,
 			       .regs = &regs.r,
 			       .fpregs = record_fpregs,
 			       .at_entry = true,
-			       .target = f->target[c->func] };
+			       .target = f->target[c->func],
+			       .tid = t->tid };
 	set_time(c->tsc);
 	call_entry(t, b, &cs, c->site, arch_sp_after_return(&regs),
 		   task_prints(t));
@@ -246,7 +247,8 @@ static void show_return(struct process *p, struct fastrec *f,
 	record_fpregs_from(&rm, r->fret, sizeof(r->fret));
 	struct rec_stop st = { .cs = { .mem = &rm.mem,
 				       .regs = &regs.r,
-				       .fpregs = record_fpregs } };
+				       .fpregs = record_fpregs,
+				       .tid = t->tid } };
 	record_errnos(r, &st, &t->frames[i]);
 	set_time(r->tsc);
 	call_return_tail(t, (size_t)i, &st.cs, task_prints(t));

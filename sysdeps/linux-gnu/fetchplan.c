@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi.h"
 #include "expr.h"
+#include "fdpath.h"
 #include "lens.h"
 #include "fetchplan.h"
 #include "recorder/planrun.h"
@@ -490,6 +492,27 @@ static int lens_bitvec_reads(struct pc *pc, const struct type *t,
 	return ret;
 }
 
+/* lens_fd (lenses/fd.c): a FILE * under -y reads its _fileno, 4 bytes
+ * at abi_file_fileno; an fd reads nothing (its path comes from /proc
+ * when the record is shown). */
+static int lens_fd_reads(struct pc *pc, const struct type *t,
+			 const struct loc *l)
+{
+	unsigned r;
+
+	if (t->kind != TYPE_POINTER || !pc->l->fds)
+		return 0;
+	if (reg_alloc(pc, &r) < 0)
+		return -1;
+	int ret = word_to_reg(pc, l, r);
+	ret = ret ?: emit(pc, PLAN_MULADD, r, r, 1);
+	if (!ret)
+		last_op(pc)->b = abi_file_fileno;
+	ret = ret ?: emit(pc, PLAN_FIXED, 0, r, 4);
+	reg_free(pc, r);
+	return ret;
+}
+
 /* What rendering T at L reads, by its lens (lenses/value.c, render).
  * PROBE, when not NULL, says that the first byte at L must be covered
  * too (lens_pointer read it); an array's copy covers it and clears it. */
@@ -512,6 +535,8 @@ static int render(struct pc *pc, const struct type *t, const struct loc *l,
 		return lens_bitvec_reads(pc, t, l, probe);
 	case LENS_STRING:
 		return lens_string_reads(pc, t, l, probe);
+	case LENS_FD:
+		return lens_fd_reads(pc, t, l);
 	default:
 		return lens_default_reads(pc, t, l, probe);
 	}
@@ -641,6 +666,8 @@ int plan_compile(const struct prototype *p, const struct lens_limits *l,
 		pc.nlocs = planarch_locate(p, pc.locs);
 		r = pc.nlocs < 0 ? fail(&pc, "an argument the ABI code cannot "
 					     "place") :
+		    l->fds && fdpath_frees(p->name) ?
+				   fail(&pc, "it closes descriptors (-y)") :
 				   compile(&pc);
 		pc.plan = rplan;
 		if (!r)

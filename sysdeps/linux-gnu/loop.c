@@ -92,6 +92,7 @@ static void stop_init(struct bpt_stop *s, struct task *t, bool at_entry)
 	s->cs.error = 0;
 	s->cs.target = 0;
 	s->cs.thread_errno = stop_errno;
+	s->cs.tid = t->tid;
 	s->fp_state = 0;
 	s->err_state = 0;
 	s->task = t;

@@ -121,6 +121,7 @@ static void sysstop_init(struct sysstop *s, struct task *t, bool at_entry)
 	s->cs.regs = &s->regs.r;
 	s->cs.fpregs = NULL;
 	s->cs.at_entry = at_entry;
+	s->cs.tid = t->tid;
 }
 
 static bool in_syscall(const struct task *t)

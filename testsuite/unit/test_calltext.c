@@ -83,7 +83,7 @@ static void reset(void)
 }
 
 static struct protolib *pl;
-static struct lens_limits opts = { 32, 4 };
+static struct lens_limits opts = { 32, 4, 0 };
 static struct calltext *pending;
 static struct callsite cs = { .mem = &fake_mem,
 			      .regs = &regs,

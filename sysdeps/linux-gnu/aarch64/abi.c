@@ -14,3 +14,8 @@ const struct abi_scalar abi_scalars[TYPE_NKINDS] = {
 	[TYPE_POINTER] = { 8, 8 },   [TYPE_PACK] = { 8, 8 },
 	[TYPE_LDOUBLE] = { 16, 16 }, /* binary128 */
 };
+
+/* glibc's struct _IO_FILE (libio/bits/types/struct_FILE.h): int _flags,
+ * padded to 8, then 13 pointers (_IO_read_ptr to _chain), then int
+ * _fileno. */
+const unsigned abi_file_fileno = 0x70;

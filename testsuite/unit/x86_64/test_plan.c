@@ -143,7 +143,7 @@ static void shape_call(void)
 /* The text of the entry of P at a "ptrace stop" over the memory. */
 static char *text_direct(const struct lens_limits *l, const struct prototype *p)
 {
-	struct callsite cs = { &fake_mem, &regs, get_fp, true, 0, 0 };
+	struct callsite cs = { &fake_mem, &regs, get_fp, true, 0, 0, 0 };
 	struct strbuf sb;
 
 	strbuf_init(&sb);
@@ -189,7 +189,7 @@ static char *text_recorded(const struct lens_limits *l,
 	r.rdi = regs.rdi, r.rsi = regs.rsi, r.rdx = regs.rdx;
 	r.rcx = regs.rcx, r.r8 = regs.r8, r.r9 = regs.r9, r.rsp = regs.rsp;
 	recmem_init(&rm, rec, size);
-	struct callsite cs = { &rm.mem, &r, rec_fpregs, true, 0, 0 };
+	struct callsite cs = { &rm.mem, &r, rec_fpregs, true, 0, 0, 0 };
 	strbuf_init(&sb);
 	calltext_free(calltext_entry(l, p, &cs, &sb));
 	*misses = rm.misses;
@@ -252,7 +252,7 @@ static void call_both_ways(const struct lens_limits *l,
 	strbuf_init(&e1), strbuf_init(&m1), strbuf_init(&r1);
 	strbuf_init(&e2), strbuf_init(&m2), strbuf_init(&r2);
 	void *rec = record(plan, &size);
-	struct callsite cs = { &fake_mem, &regs, get_fp, true, 0, 0 };
+	struct callsite cs = { &fake_mem, &regs, get_fp, true, 0, 0, 0 };
 	struct calltext *ct = calltext_entry(l, p, &cs, &e1);
 	if (writes)
 		shape_memory();
@@ -264,7 +264,7 @@ static void call_both_ways(const struct lens_limits *l,
 	double d = (rand() % 2000 - 1000) / 4.0;
 	memcpy(&ret_fp.xmm_space[0], &d, 8);
 	void *rrec = record_return(rplan, &rsize);
-	struct callsite rcs = { &fake_mem, &rregs, get_ret_fp, false, 0, 0 };
+	struct callsite rcs = { &fake_mem, &rregs, get_ret_fp, false, 0, 0, 0 };
 	calltext_return(ct, &rcs, &m1, &r1);
 	*direct = whole(&e1, &m1, &r1);
 
@@ -274,12 +274,12 @@ static void call_both_ways(const struct lens_limits *l,
 	r.rdi = regs.rdi, r.rsi = regs.rsi, r.rdx = regs.rdx;
 	r.rcx = regs.rcx, r.r8 = regs.r8, r.r9 = regs.r9, r.rsp = regs.rsp;
 	recmem_init(&rm, rec, size);
-	struct callsite cs2 = { &rm.mem, &r, rec_fpregs, true, 0, 0 };
+	struct callsite cs2 = { &rm.mem, &r, rec_fpregs, true, 0, 0, 0 };
 	ct = calltext_entry(l, p, &cs2, &e2);
 	memset(&rr, 0, sizeof(rr));
 	rr.rax = rregs.rax, rr.rdx = rregs.rdx, rr.rsp = rregs.rsp;
 	recmem_init(&rrm, rrec, rsize);
-	struct callsite rcs2 = { &rrm.mem, &rr, get_ret_fp, false, 0, 0 };
+	struct callsite rcs2 = { &rrm.mem, &rr, get_ret_fp, false, 0, 0, 0 };
 	calltext_return(ct, &rcs2, &m2, &r2);
 	*recorded = whole(&e2, &m2, &r2);
 	*misses = rm.misses + rrm.misses;
@@ -290,7 +290,7 @@ static void call_both_ways(const struct lens_limits *l,
 }
 
 static const struct lens_limits limits[] = {
-	{ 32, 4 }, { 3, 1 }, { 0, 0 }, { 100, 6 }, { 9, 2 },
+	{ 32, 4, 0 }, { 3, 1, 0 }, { 0, 0, 0 }, { 100, 6, 0 }, { 9, 2, 0 },
 };
 
 static unsigned compared, nonempty, cut, rplans;
@@ -360,7 +360,7 @@ static void refused(const struct protolib *pl, const char *name,
 	refused_at(pl, name, want_why, &limits[0]);
 }
 
-static const struct lens_limits wide = { 32, 30 };
+static const struct lens_limits wide = { 32, 30, 0 };
 
 static const char conf[] =
 	"int f_str(string);\n"
