@@ -16,9 +16,11 @@
 
 #include "abi.h"
 #include "callsite.h"
+#include "emitjson.h"
 #include "fdpath.h"
 #include "lens.h"
 #include "memsrc.h"
+#include "strbuf.h"
 #include "type.h"
 
 /* strace's escapes in a path: C letters for the common controls, octal
@@ -102,21 +104,64 @@ static bool fd_shown(const struct fdinfo *fi, unsigned what)
 	return fi->kind != FDINFO_PATH || (what & FDPATH_PATH);
 }
 
+/* What descriptor FD of the call's thread refers to, in FI: false if
+ * nothing is to be shown (no -y, not a descriptor, nothing known). */
+static bool fd_info(struct fmt_ctx *c, int64_t fd, struct fdinfo *fi)
+{
+	unsigned what = c->limits->fds;
+	if (!what || !c->cs || fd != (int)fd)
+		return false;
+	fdpath_get(c->cs->tid, (int)fd, what, fi);
+	return fd_shown(fi, what);
+}
+
+/* The JSON form (--format): the number (AT_FDCWD as an enum's symbol),
+ * or under -y {"fd":3,"path":"/etc/passwd"} with the text form's
+ * spelling of what it refers to as "path", and "deleted":true for an
+ * unlinked file. */
+static void fd_json(struct fmt_ctx *c, int64_t fd)
+{
+	struct fdinfo fi;
+	bool shown = fd_info(c, fd, &fi);
+	if (shown)
+		strbuf_addstr(c->sb, "{\"fd\":");
+	if (fd == FDPATH_AT_FDCWD)
+		emit_symbol(c, "AT_FDCWD", fd, true);
+	else
+		emit_dec(c, fd);
+	if (!shown)
+		return;
+	struct strbuf text, *sb = c->sb;
+	struct emit_json *json = c->json;
+	strbuf_init(&text);
+	c->sb = &text;
+	c->json = NULL;
+	fd_inner(c, &fi);
+	c->sb = sb;
+	c->json = json;
+	strbuf_addstr(sb, ",\"path\":");
+	json_string(sb, text.s ? text.s : "");
+	strbuf_destroy(&text);
+	if (fi.kind == FDINFO_PATH && fi.deleted)
+		strbuf_addstr(sb, ",\"deleted\":true");
+	strbuf_addch(sb, '}');
+}
+
 /* Descriptor FD of the call's thread: its number (AT_FDCWD by name),
  * then, under -y, "<what it refers to>" when it refers to something. */
 static void fd_show(struct fmt_ctx *c, int64_t fd)
 {
-	unsigned what = c->limits->fds;
 	struct fdinfo fi;
 
+	if (c->json) {
+		fd_json(c, fd);
+		return;
+	}
 	if (fd == FDPATH_AT_FDCWD)
 		emit_text(c, "AT_FDCWD");
 	else
 		emit_dec(c, fd);
-	if (!what || !c->cs || fd != (int)fd)
-		return;
-	fdpath_get(c->cs->tid, (int)fd, what, &fi);
-	if (!fd_shown(&fi, what))
+	if (!fd_info(c, fd, &fi))
 		return;
 	emit_text(c, "<");
 	fd_inner(c, &fi);
@@ -125,16 +170,27 @@ static void fd_show(struct fmt_ctx *c, int64_t fd)
 		emit_text(c, "(deleted)");
 }
 
-/* A FILE *: its address, and under -y its descriptor in brackets. */
+/* A FILE *: its address, and under -y its descriptor in brackets; in
+ * JSON {"file":"0x...","fd":FD} with FD as fd_show writes it. */
 static void file_show(struct fmt_ctx *c, uint64_t addr)
 {
 	int32_t fileno;
 	size_t off = abi_file_fileno;
+	bool shown = c->limits->fds && addr &&
+		     memsrc_read(c->mem, addr + off, &fileno, 4) == 4 &&
+		     fileno >= 0;
 
+	if (shown && c->json)
+		strbuf_addstr(c->sb, "{\"file\":");
 	emit_addr(c, addr);
-	if (!c->limits->fds || !addr ||
-	    memsrc_read(c->mem, addr + off, &fileno, 4) != 4 || fileno < 0)
+	if (!shown)
 		return;
+	if (c->json) {
+		strbuf_addstr(c->sb, ",\"fd\":");
+		fd_show(c, fileno);
+		strbuf_addch(c->sb, '}');
+		return;
+	}
 	emit_text(c, "<");
 	fd_show(c, fileno);
 	emit_text(c, ">");
