@@ -50,6 +50,10 @@ static bool parse_alt(struct lex *lx, struct errcond *c)
 		c->flags |= ERRCOND_CHANGED;
 		return true;
 	}
+	if (lex_keyword(lx, "ret")) {
+		c->flags |= ERRCOND_RET;
+		return true;
+	}
 	if (lex_keyword(lx, "nil") || lex_keyword(lx, "NULL"))
 		return add_value(lx, c, 0, at);
 	if (lex_accept(lx, '<')) {
@@ -62,8 +66,9 @@ static bool parse_alt(struct lex *lx, struct errcond *c)
 	}
 	if (lex_number(lx, &v))
 		return add_value(lx, c, v, at);
-	lex_error(lx, "expected ",
-		  "an integer, nil, NULL, <0, !=0 or changed in errno(...)");
+	lex_error(
+		lx, "expected ",
+		"an integer, nil, NULL, <0, !=0, changed or ret in errno(...)");
 	return false;
 }
 
@@ -103,13 +108,24 @@ static bool ret_bits(const struct type *t, struct callsite *cs, uint64_t *v,
 	return *bits > 0 && *bits <= 64;
 }
 
+/* The error number a "ret" function returned at CS, or 0: a return in
+ * 1..4095 (pthread_barrier_wait's -1 is a success). */
+static int ret_error(const struct type *t, struct callsite *cs)
+{
+	uint64_t v;
+	unsigned bits;
+	if (!ret_bits(t, cs, &v, &bits))
+		return 0;
+	return v >= 1 && v < 4096 ? (int)v : 0;
+}
+
 /* Whether the return value at CS meets C's values and classes. */
 static bool value_fails(const struct errcond *c, const struct type *t,
 			struct callsite *cs)
 {
 	uint64_t v, mask;
 	unsigned bits;
-	if ((!c->nvalues && !(c->flags & ~ERRCOND_CHANGED)) ||
+	if ((!c->nvalues && !(c->flags & ~(ERRCOND_CHANGED | ERRCOND_RET))) ||
 	    !ret_bits(t, cs, &v, &bits))
 		return false;
 	mask = bits < 64 ? (UINT64_C(1) << bits) - 1 : ~UINT64_C(0);
@@ -127,7 +143,11 @@ int errcond_errno(const struct prototype *p, struct callsite *cs,
 		  const int *entry)
 {
 	int e = 0;
-	if (!errcond_any(p) || !cs || !cs->thread_errno)
+	if (!errcond_any(p) || !cs)
+		return 0;
+	if ((p->fail.flags & ERRCOND_RET) && (e = ret_error(p->ret, cs)))
+		return e;
+	if (!cs->thread_errno)
 		return 0;
 	if (value_fails(&p->fail, p->ret, cs))
 		return cs->thread_errno(cs, &e) ? e : 0;

@@ -5,7 +5,8 @@
  * return equals it), nil or NULL (0), <0 (negative as a signed value
  * of the return type's size), !=0, or changed (errno differs from its
  * value at the entry: for functions such as strtol, whose failure
- * value is also a valid result). */
+ * value is also a valid result), or ret (a return in 1..4095 is itself
+ * the error number, errno is not read: pthread_mutex_lock). */
 #ifndef LTRACE_ERRCOND_H
 #define LTRACE_ERRCOND_H
 
@@ -24,6 +25,13 @@ bool errcond_parse(struct lex *lx, struct prototype *pr);
 static inline bool errcond_any(const struct prototype *p)
 {
 	return p && (p->fail.flags || p->fail.nvalues);
+}
+
+/* Whether P's calls may read the thread's errno at their return (all
+ * clauses but a lone "ret", whose return is the error number). */
+static inline bool errcond_reads(const struct prototype *p)
+{
+	return p && ((p->fail.flags & ~ERRCOND_RET) || p->fail.nvalues);
 }
 
 /* Whether P's calls want the thread's errno read at their entry. */

@@ -45,8 +45,9 @@ struct jsonout_call {
 	const size_t *spans;
 	size_t nargs;
 	const char *ret; /* the return value, JSON; NULL: never returned */
-	/* A system call that failed: its errno (0 for none) and the
-	 * errno's name ("ENOENT"), or NULL */
+	/* A call that failed (a system call, or a library call whose
+	 * prototype's errno clause says so): its errno (0 for none) and
+	 * the errno's name ("ENOENT"), or NULL */
 	int error;
 	const char *errname;
 };

@@ -93,6 +93,7 @@ enum {
 	ERRCOND_NEG = 1,     /* <0: negative as its return type */
 	ERRCOND_NONZERO = 2, /* !=0 */
 	ERRCOND_CHANGED = 4, /* errno at the return differs from the entry */
+	ERRCOND_RET = 8,     /* ret: a return in 1..4095 is the error number */
 };
 struct errcond {
 	unsigned char flags;

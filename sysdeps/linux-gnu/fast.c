@@ -239,7 +239,7 @@ static int fill_function(struct process *p, struct fastrec *f, uint32_t i,
 		.bound = (uint32_t)fp->bound,
 		.flags = REC_FN_RETURNS |
 			 (replaces_image(b->call.name) ? REC_FN_DRAIN : 0) |
-			 (errcond_any(b->call.proto) ? REC_FN_ERRNO : 0) |
+			 (errcond_reads(b->call.proto) ? REC_FN_ERRNO : 0) |
 			 (errcond_at_entry(b->call.proto) ? REC_FN_ERRNO_ENTRY :
 							    0),
 		.rplan = rn ? plan + n * sizeof(*ops) : 0,
@@ -307,7 +307,7 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 	}
 	struct fastrec *f = p->fast;
 	uint32_t i = f->nfunc;
-	if (errcond_any(b->call.proto))
+	if (errcond_reads(b->call.proto))
 		errno_late(p, f);
 	uint64_t tramp = f->base + f->l.tramp + (uint64_t)i * REC_TRAMP_SIZE;
 	if (fill_function(p, f, i, b, &fp, &rp, target) ||

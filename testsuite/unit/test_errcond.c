@@ -22,7 +22,8 @@ static const char decls[] = "addr fopen(string, string) errno(nil);\n"
 			    "hex(int) g(int) errno(!=0|5|NULL);\n"
 			    "char c(int) errno(255);\n"
 			    "int plain(int);\n"
-			    "double d(int) errno(changed);\n";
+			    "double d(int) errno(changed);\n"
+			    "int lock(addr) errno(ret);\n";
 
 static void check_decls(struct protolib *pl)
 {
@@ -177,6 +178,14 @@ static void test_check(void)
 	CHECK(at_return(st, 1, range, &zero, &r) == range);
 	CHECK(at_return(st, 12, range, &range, &r) == 0 && r == 1);
 	CHECK(at_return(st, 12, range, NULL, &r) == 0);
+	/* ret: the return is the error number, errno is never read */
+	const struct prototype *lk = protolib_lookup(pl, "lock");
+	CHECK(lk && (lk->fail.flags & ERRCOND_RET) && !errcond_reads(lk));
+	CHECK(at_return(lk, 16, 5, NULL, &r) == 16 && r == 0);
+	CHECK(at_return(lk, 0, 5, NULL, &r) == 0 && r == 0);
+	/* pthread_barrier_wait's -1 and numbers past 4095 are no error */
+	CHECK(at_return(lk, 0xffffffffULL, 5, NULL, &r) == 0 && r == 0);
+	CHECK(at_return(lk, 4096, 5, NULL, &r) == 0 && r == 0);
 	/* no clause, no read */
 	CHECK(at_return(protolib_lookup(pl, "plain"), -1ULL, 5, NULL, &r) ==
 		      0 &&
