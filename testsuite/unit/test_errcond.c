@@ -74,8 +74,8 @@ static const struct {
 	const char *text, *msg;
 } errors[] = {
 	{ "int bad(int) errno(foo);\n",
-	  "e.conf:1:20: error: expected an integer, nil, NULL, <0, !=0 or "
-	  "changed in errno(...)\n" },
+	  "e.conf:1:20: error: expected an integer, nil, NULL, <0, !=0, "
+	  "changed or ret in errno(...)\n" },
 	{ "int bad(int) errno -1;\n", "e.conf:1:20: error: expected '('\n" },
 	{ "int bad(int) errno(-1;\n", "e.conf:1:22: error: expected ')'\n" },
 	{ "int bad(int) errno(<1);\n", "e.conf:1:21: error: expected '0'\n" },
