@@ -10,7 +10,7 @@
 # no clause (-F is asked before libc.so.conf: its prototypes win).
 # Uses run's OURS, FASTOPT, HAVE_FAST, N, TMO, PINS, work, trun, median,
 # raw, note, fmt_s, RESULTS.
-# shellcheck shell=bash disable=SC2086,SC2154
+# shellcheck shell=bash disable=SC2086,SC2154,SC2206
 
 ERR_CALLS=${BENCH_ERR_CALLS:-20000}
 
