@@ -361,6 +361,9 @@ bool call_return(struct task *t, size_t i, struct callsite *cs, bool print)
 				       &sb_args);
 		f->had_args = false;
 	}
+	if (print && err && f->ct &&
+	    (cs->error || errcond_value_failed(f->bpt->call.proto, cs)))
+		calltext_failed(f->ct);
 	if (print && f->capped) {
 		show_capped_return(t, i, cs, err);
 		shown = true;

@@ -25,6 +25,7 @@ struct calltext {
 	bool have_ret;
 	struct expr_env env;
 	bool json; /* the *_split functions: values as JSON (--format) */
+	bool failed; /* calltext_failed: out-parameters as addresses */
 	/* calltext_keep: the entry's text and argument spans */
 	char *kept;
 	struct arg_spans kept_spans;
@@ -247,6 +248,15 @@ static void show_params(struct calltext *ct, struct callsite *cs, size_t from,
 		lens_arg_start(&c);
 		size_t start = out->len;
 		struct value v = fetched_value(t, ct->args[i]);
+		if (ct->failed && i >= ct->p->split &&
+		    t->kind == TYPE_POINTER) {
+			uint64_t a = 0;
+			memcpy(&a, v.buf, sizeof(a));
+			emit_addr(&c, a);
+			if (spans)
+				span_push(spans, start, out->len, base);
+			continue;
+		}
 		c.fetch = t->kind == TYPE_PACK && ct->pack ?
 				  fetch_clone(ct->pack) :
 				  NULL;
@@ -348,6 +358,11 @@ static void show_return(struct calltext *ct, struct callsite *cs,
 	show_params(ct, cs, ct->p->split, ct->p->nparams, more, spans, base);
 	show_ret(ct, cs, ret);
 	calltext_free(ct);
+}
+
+void calltext_failed(struct calltext *ct)
+{
+	ct->failed = true;
 }
 
 void calltext_return(struct calltext *ct, struct callsite *cs,

@@ -54,6 +54,13 @@ void calltext_keep(struct calltext *ct, const struct strbuf *text,
 void calltext_kept(const struct calltext *ct, struct strbuf *text,
 		   struct arg_spans *spans);
 
+/* The call failed (a system call's error, or a failure its prototype's
+ * errno clause tells from the return value): the pointers among the
+ * arguments shown at return are shown as their addresses, since the
+ * callee did not fill what they point to (strace shows a failed
+ * call's out-parameters so).  Call before calltext_return. */
+void calltext_failed(struct calltext *ct);
+
 /* At the return stop: append the arguments shown at return to MORE and
  * the return value to RET ("<void>" for void).  Releases CT: do not call
  * calltext_free after it. */

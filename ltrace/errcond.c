@@ -139,6 +139,14 @@ static bool value_fails(const struct errcond *c, const struct type *t,
 	return false;
 }
 
+bool errcond_value_failed(const struct prototype *p, struct callsite *cs)
+{
+	if (!errcond_any(p) || !cs)
+		return false;
+	return ((p->fail.flags & ERRCOND_RET) && ret_error(p->ret, cs)) ||
+	       value_fails(&p->fail, p->ret, cs);
+}
+
 int errcond_errno(const struct prototype *p, struct callsite *cs,
 		  const int *entry)
 {

@@ -48,4 +48,9 @@ static inline bool errcond_at_entry(const struct prototype *p)
 int errcond_errno(const struct prototype *p, struct callsite *cs,
 		  const int *entry);
 
+/* Whether P's return at CS meets its values, classes or ret: a failure
+ * told by the value, after which the callee wrote no out-parameter (not
+ * so for changed: strtol sets its end pointer on ERANGE too). */
+bool errcond_value_failed(const struct prototype *p, struct callsite *cs);
+
 #endif

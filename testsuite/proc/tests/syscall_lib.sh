@@ -30,13 +30,13 @@ sed -n '/^open(/,$p' trace >main
 cat >exp <<'X'
 open("/nonexistent/x", 0, {int} <unfinished ...>
 openat@SYS(AT_FDCWD, "/nonexistent/x", 0)        = -2 ENOENT (No such file or directory)
-<... open resumed> )                             = -1
+<... open resumed> )                             = -1 ENOENT (No such file or directory)
 write(1, "hi\n", 3 <unfinished ...>
 write@SYS(1, "hi\n", 3)                          = 3
 <... write resumed> )                            = 3
 close(-1 <unfinished ...>
 close@SYS(-1)                                    = -9 EBADF (Bad file descriptor)
-<... close resumed> )                            = -1
+<... close resumed> )                            = -1 EBADF (Bad file descriptor)
 exit(3 <unfinished ...>
 __cxa_finalize({addr})                           = <void>
 exit_group@SYS(3 <unfinished ...>
