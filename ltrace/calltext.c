@@ -24,7 +24,7 @@ struct calltext {
 	unsigned char *ret;
 	bool have_ret;
 	struct expr_env env;
-	bool json; /* the *_split functions: values as JSON (--format) */
+	bool json;   /* the *_split functions: values as JSON (--format) */
 	bool failed; /* calltext_failed: out-parameters as addresses */
 	/* calltext_keep: the entry's text and argument spans */
 	char *kept;
