@@ -15,7 +15,7 @@ int main(void)
 	FILE *f = fopen("/nonexistent/x", "r");
 	int fd = open("/nonexistent", O_RDONLY, 0);
 	fd = open(".", O_WRONLY, 0);
-	fd = openat(AT_FDCWD, "/etc/hostname/x", O_RDONLY, 0);
+	fd = openat(AT_FDCWD, "/dev/null/x", O_RDONLY, 0);
 	DIR *d = opendir("/nonexistent");
 	d = opendir("/dev/null");
 	close(-1);

@@ -60,7 +60,7 @@ int main(void)
 	open("/nonexistent", O_RDONLY, 0);
 	pthread_create(&t, NULL, worker, NULL);
 	read(sv[0], buf, 1);
-	open("/etc/hostname/x", O_RDONLY, 0);
+	open("/dev/null/x", O_RDONLY, 0);
 	pthread_barrier_wait(&done);
 	pthread_join(t, NULL);
 	return 0;
