@@ -15,9 +15,11 @@ static bool find_tls_symbol(const struct elf_dyn *d, const char *name,
 {
 	uint64_t n = elf_dyn_nsyms(d);
 	Elf64_Sym s;
-	for (uint64_t i = 1; i < n; i++) {
-		if (!elf_dyn_sym(d, i, &s) ||
-		    ELF64_ST_TYPE(s.st_info) != STT_TLS ||
+	/* N comes from the hash table, which a hostile file makes huge:
+	 * the symbols are one table, so the first one past the file's
+	 * bytes ends the walk (the file's size bounds it) */
+	for (uint64_t i = 1; i < n && elf_dyn_sym(d, i, &s); i++) {
+		if (ELF64_ST_TYPE(s.st_info) != STT_TLS ||
 		    s.st_shndx == SHN_UNDEF)
 			continue;
 		const char *sn = elf_dyn_string(d, s.st_name);
