@@ -62,8 +62,8 @@ static const unsigned char *live_page(struct btmem *m, uint64_t pa)
 	for (unsigned i = 0; i < m->npage; i++)
 		if (m->page[i].addr == pa)
 			return m->page[i].ok ? m->page[i].data : NULL;
-	unsigned i = m->npage < FASTBT_PAGES ? m->npage++ : pa / FASTBT_PAGE %
-								    FASTBT_PAGES;
+	unsigned i = m->npage < FASTBT_PAGES ? m->npage++ :
+					       pa / FASTBT_PAGE % FASTBT_PAGES;
 	struct iovec l = { m->page[i].data, FASTBT_PAGE };
 	struct iovec r = { (void *)pa, FASTBT_PAGE };
 	m->page[i].addr = pa;
