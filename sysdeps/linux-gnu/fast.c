@@ -39,12 +39,12 @@ bool fast_init(const struct options *o)
 {
 	if (!o->fast)
 		return false;
-	if (o->nentries || o->where) {
-		error_msg("--fast: %s needs a stop at each call; "
-			  "tracing in ptrace mode",
-			  o->nentries ? "-x" : "-w");
+	if (o->nentries) {
+		error_msg("--fast: -x needs a stop at each call; "
+			  "tracing in ptrace mode");
 		return false;
 	}
+	fastbt_init(o->where);
 	bool timed = o->time_mode || o->relative || o->time_spent ||
 		     o->summary || o->format != FORMAT_TEXT;
 	/* With -S the recorder's own copies stop at syscall-stops: a
@@ -126,6 +126,7 @@ static int setup(struct task *t, struct fastrec *f,
 	rec_shared_init((struct rec_shared *)(img + code), &f->l, f->base,
 			(uint64_t)p->pid);
 	errno_setup(p, f, (struct rec_shared *)(img + code));
+	fastbt_config(f, (struct rec_shared *)(img + code));
 	if (mem_write(p->procmem, f->base, img,
 		      code + sizeof(struct rec_shared)))
 		goto err_img;

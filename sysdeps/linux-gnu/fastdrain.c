@@ -251,7 +251,7 @@ static void show_return(struct process *p, struct fastrec *f,
 				       .tid = t->tid } };
 	record_errnos(r, &st, &t->frames[i]);
 	set_time(r->tsc);
-	call_return_tail(t, (size_t)i, &st.cs, task_prints(t));
+	fastbt_return(t, (size_t)i, &st.cs, r);
 	misses += rm.misses;
 }
 

@@ -109,6 +109,8 @@ struct fastrec {
 	uint64_t ranges_sum;
 	uint64_t bad[FAST_BAD];
 	unsigned nbad;
+	/* The stack copy's size its configuration asks for (-w). */
+	uint64_t stack_copy;
 };
 
 /* ---- fastrec.c ---- */
@@ -197,6 +199,26 @@ void fastdrain_full(struct task *t, struct process *p);
 /* Show the record that a writer of P (recorder F) built on its stack,
  * at ADDR, after the ring's. */
 void fastdrain_sync(struct process *p, struct fastrec *f, uint64_t addr);
+
+/* ---- fastbt.c ---- */
+
+struct callsite;
+struct rec_return;
+struct rec_shared;
+
+/* fast_init's part: -w's depth WHERE (0: no backtraces). */
+void fastbt_init(unsigned where);
+
+/* With -w, F's configuration SH asks its recorder for return records
+ * with the caller's stack (ring.h, struct rec_stack). */
+void fastbt_config(struct fastrec *f, struct rec_shared *sh);
+
+/* The return record R of T's pending call I, with CS its stop as the
+ * record gives it: the return's line, and that of each call that
+ * tail-called it (call_return_tail), each followed by its backtrace
+ * with -w (as ptrace mode shows them, from the stack the record kept). */
+void fastbt_return(struct task *t, size_t i, struct callsite *cs,
+		   const struct rec_return *r);
 
 /* ---- fastpoison.c ---- */
 

@@ -43,7 +43,72 @@ static const struct unwlib *U;
 static struct {
 	const struct arch_regs *regs;
 	struct memsrc *mem;
+	const struct process *p;
+	struct memo *log; /* the reads are logged into it, or NULL */
 } unwinding;
+
+/* ---- the memo: the frames of a stack unwound before ----
+ *
+ * The unwinder is a function of the registers and the memory it reads:
+ * given the same values it reads the same addresses and finds the same
+ * frames.  So a backtrace keeps what it read (the registers, the words
+ * outside the objects' mappings: the stack; the objects' unwind tables
+ * and code do not change while their mapping is the same, objects_key),
+ * and the next one at the same IP that reads the same values there
+ * shows the same frames without unwinding: a loop's calls from one
+ * place cost a few comparisons instead of a libunwind step (and its
+ * cache lock's two system calls) per frame. */
+#define MEMO_SLOTS 64
+#define MEMO_READS 96
+#define MEMO_REGS 17
+
+struct memo {
+	const struct process *p;
+	pid_t pid;
+	uint64_t objects;
+	unsigned depth;
+	bool ok; /* complete: no more reads than MEMO_READS */
+	uint32_t regmask;
+	uint64_t regs[MEMO_REGS];
+	unsigned nreads;
+	struct {
+		uint64_t addr, val;
+		bool ok;
+	} reads[MEMO_READS];
+	unsigned nframes;
+	uint64_t *ips; /* DEPTH of them */
+};
+
+static struct memo memos[MEMO_SLOTS];
+
+static const struct library *library_at(const struct process *p, uint64_t addr);
+
+static void log_read(uint64_t addr, uint64_t val, bool ok)
+{
+	struct memo *m = unwinding.log;
+	if (!m || library_at(unwinding.p, addr))
+		return;
+	if (m->nreads == MEMO_READS) {
+		m->ok = false;
+		return;
+	}
+	m->reads[m->nreads].addr = addr;
+	m->reads[m->nreads].val = val;
+	m->reads[m->nreads++].ok = ok;
+}
+
+static void log_reg(unsigned reg, uint64_t val)
+{
+	struct memo *m = unwinding.log;
+	if (!m)
+		return;
+	if (reg >= MEMO_REGS) {
+		m->ok = false;
+		return;
+	}
+	m->regmask |= 1u << reg;
+	m->regs[reg] = val;
+}
 
 /* Memory: through the memory layer only.  Writes are refused (libunwind
  * writes only for unw_set_reg, which nothing here calls). */
@@ -54,9 +119,10 @@ static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val,
 	(void)arg;
 	if (write || !unwinding.mem)
 		return -UNW_EINVAL;
-	if (memsrc_read(unwinding.mem, addr, val, sizeof(*val)) != sizeof(*val))
-		return -UNW_EINVAL;
-	return 0;
+	bool ok = memsrc_read(unwinding.mem, addr, val, sizeof(*val)) ==
+		  sizeof(*val);
+	log_read(addr, ok ? *val : 0, ok);
+	return ok ? 0 : -UNW_EINVAL;
 }
 
 /* Registers: those of the stop, already fetched (no PTRACE_PEEKUSER). */
@@ -69,6 +135,7 @@ static int access_reg(unw_addr_space_t as, unw_regnum_t reg, unw_word_t *val,
 	if (write || !unwinding.regs || reg < 0 ||
 	    !arch_dwarf_reg(unwinding.regs, (unsigned)reg, &v))
 		return -UNW_EBADREG;
+	log_reg((unsigned)reg, v);
 	*val = v;
 	return 0;
 }
@@ -336,7 +403,7 @@ static void frame_name(const struct process *p, uint64_t pc,
  * it without the per-thread cache, so UNW_CACHE_PER_THREAD is the global
  * one). */
 static void show_frames(struct task *t, const struct process *p,
-			unw_cursor_t *c, unsigned depth)
+			unw_cursor_t *c, unsigned depth, struct memo *m)
 {
 	for (unsigned n = 0; n < depth; n++) {
 		unw_word_t ip = 0;
@@ -346,6 +413,54 @@ static void show_frames(struct task *t, const struct process *p,
 			return;
 		struct output_frame f;
 		frame_name(p, ip, &f);
+		output_frame(t->tid, &f);
+		m->ips[m->nframes++] = ip;
+	}
+}
+
+/* The memo slot for a backtrace at IP, DEPTH frames deep. */
+static struct memo *memo_slot(uint64_t ip, unsigned depth)
+{
+	struct memo *m = &memos[(ip * 0x9E3779B97F4A7C15ULL) >> 58];
+	if (m->depth != depth) {
+		free(m->ips);
+		m->ips = xmalloc(depth * sizeof(*m->ips));
+		m->depth = depth;
+		m->ok = false;
+	}
+	return m;
+}
+
+/* Whether M holds the frames of the stack that REGS and MEM give in
+ * process P (space S). */
+static bool memo_hit(const struct memo *m, const struct process *p,
+		     const struct space *s, const struct arch_regs *regs,
+		     struct memsrc *mem)
+{
+	if (!m->ok || m->p != p || m->pid != p->pid || m->objects != s->objects)
+		return false;
+	for (unsigned r = 0; r < MEMO_REGS; r++) {
+		uint64_t v;
+		if ((m->regmask >> r & 1) &&
+		    (!arch_dwarf_reg(regs, r, &v) || v != m->regs[r]))
+			return false;
+	}
+	for (unsigned i = 0; i < m->nreads; i++) {
+		uint64_t v = 0;
+		bool ok = memsrc_read(mem, m->reads[i].addr, &v, sizeof(v)) ==
+			  sizeof(v);
+		if (ok != m->reads[i].ok || (ok && v != m->reads[i].val))
+			return false;
+	}
+	return true;
+}
+
+static void memo_show(struct task *t, const struct process *p,
+		      const struct memo *m)
+{
+	for (unsigned n = 0; n < m->nframes; n++) {
+		struct output_frame f;
+		frame_name(p, m->ips[n], &f);
 		output_frame(t->tid, &f);
 	}
 }
@@ -371,17 +486,34 @@ void unwind_show(struct task *t, const struct arch_regs *regs,
 	}
 	const struct process *p = process_mem(t->proc);
 	struct space *s = space_of(p);
-	unwinding.regs = regs;
-	unwinding.mem = mem;
 	/* The frames of most stacks are in the two pages above the stack
 	 * pointer: one gathered read for both. */
 	uint64_t top[] = { arch_sp(regs), arch_sp(regs) + STACK_PAGE };
 	memsrc_prefetch(mem, top, 2);
+	struct memo *m = memo_slot(arch_ip(regs), depth);
+	if (memo_hit(m, p, s, regs, mem)) {
+		memo_show(t, p, m);
+		output_frames_end(t->tid);
+		return;
+	}
+	*m = (struct memo){ .p = p,
+			    .pid = p->pid,
+			    .objects = s->objects,
+			    .depth = depth,
+			    .ok = true,
+			    .ips = m->ips };
+	unwinding.regs = regs;
+	unwinding.mem = mem;
+	unwinding.p = p;
+	unwinding.log = m;
 	unw_cursor_t c;
 	if (U->init_remote(&c, s->as, s->upt) == 0)
-		show_frames(t, p, &c, depth);
+		show_frames(t, p, &c, depth, m);
+	else
+		m->ok = false;
 	unwinding.regs = NULL;
 	unwinding.mem = NULL;
+	unwinding.log = NULL;
 	output_frames_end(t->tid);
 }
 
@@ -410,4 +542,7 @@ void unwind_free_all(void)
 	}
 	hmap_destroy(&objects);
 	memset(&objects, 0, sizeof(objects));
+	for (size_t i = 0; i < MEMO_SLOTS; i++)
+		free(memos[i].ips);
+	memset(memos, 0, sizeof(memos));
 }

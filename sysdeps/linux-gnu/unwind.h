@@ -15,6 +15,9 @@
  * first frame in it and kept for the whole run, with its separate debug
  * file when there is one (build-id, then .gnu_debuglink).
  *
+ * A backtrace at an IP whose last one read the same registers and stack
+ * words shows that one's frames without unwinding (unwind.c, the memo).
+ *
  * What it costs per call once warm: the stack pages the unwinder reads
  * (one gathered process_vm_readv in most cases), no ptrace request, no
  * file access (DESIGN.md, "The per-call budget"). */
@@ -28,7 +31,8 @@ struct arch_regs;
 /* Show up to DEPTH frames of task T's stack through the output writer
  * (output_frame, then output_frames_end), T stopped with registers REGS
  * just after a traced call returned: the first frame is the caller, at
- * the return address.  MEM reads T's memory (the stop's memsrc).  Never
+ * the return address.  MEM reads T's memory (the stop's memsrc, or
+ * --fast's over a return record's copy of the stack, fastbt.c).  Never
  * fails: the list ends at the first frame that cannot be unwound. */
 void unwind_show(struct task *t, const struct arch_regs *regs,
 		 struct memsrc *mem, unsigned depth);

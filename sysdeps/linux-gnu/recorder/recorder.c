@@ -604,6 +604,60 @@ static uint64_t chain_bound(const struct rec_shared *s,
 	return b;
 }
 
+/* The bytes of a return record's struct rec_stack and its copy of the
+ * stack (0 without REC_OPT_STACK), within the record's limit after HEAD
+ * bytes. */
+static uint64_t stack_room(const struct rec_shared *s, uint64_t head)
+{
+	if (!(s->options & REC_OPT_STACK) ||
+	    head + sizeof(struct rec_stack) > s->max_record)
+		return 0;
+	uint64_t room = s->max_record - head - sizeof(struct rec_stack);
+	return sizeof(struct rec_stack) + plan_min(s->stack_copy, room);
+}
+
+/* Put back in the copy K the return addresses that the hooked calls
+ * still pending on SH replaced by rec_return's. */
+static void stack_unhook(struct rec_shadow *sh, struct rec_stack *k)
+{
+	uint64_t d = __atomic_load_n(&sh->state, __ATOMIC_RELAXED) & 0xffff;
+	rec_word *w = (rec_word *)(k + 1);
+	for (uint64_t i = 0; i < d; i++) {
+		uint64_t at = sh->e[i].sp - k->sp;
+		if (sh->e[i].sp >= k->sp && at + 8 <= k->len && !(at & 7) &&
+		    w[at / 8] == (uint64_t)rec_return)
+			w[at / 8] = sh->e[i].ret;
+	}
+}
+
+/* The caller's stack at the return into the record at R + OFF (ROOM
+ * bytes there, from stack_room): its kept registers from F, and the
+ * stack from SP, copied directly within the readable range that holds
+ * it only (never the system call's cost for the unmapped end of a
+ * stack), else by system call; none in a synchronous record.  The
+ * record's bytes in all. */
+static uint64_t stack_copy(struct rec_shared *s, struct rec_res *res,
+			   const struct rec_rframe *f, struct rec_return *r,
+			   uint64_t sp, uint64_t room)
+{
+	uint64_t off = rec_align(sizeof(*r) + r->used);
+	struct rec_stack *k = (struct rec_stack *)((char *)r + off);
+	for (int i = 0; i < REC_NKEPT; i++)
+		k->kept[i] = f->kept[i];
+	k->sp = sp;
+	k->wanted = (uint32_t)(room - sizeof(*k));
+	uint64_t n = res->sync ? 0 : direct_room(s, sp, k->wanted);
+	if (n)
+		n = rec_copy(k + 1, (const void *)sp, n);
+	else if (!res->sync)
+		n = copy_sys(s, sp, k + 1, k->wanted);
+	k->len = (uint32_t)n;
+	if (res->sh)
+		stack_unhook(res->sh, k);
+	r->h.flags |= REC_RETURN_STACK;
+	return off + sizeof(*k) + n;
+}
+
 /* Called by rec_return with the return's registers: record it and give
  * the original return address; 0 when the thread has no shadow entry
  * for it. */
@@ -618,17 +672,27 @@ uint64_t rec_leave(struct rec_rframe *f)
 	const struct rec_func *fn = (const struct rec_func *)s->ftab + e.func;
 	int32_t err = errno_for(s, fn, REC_FN_ERRNO);
 	uint64_t bound = chain_bound(s, res.sh, &e);
-	uint64_t room = plan_room(s, bound, sizeof(struct rec_return));
+	/* With -w, the plans leave room for the registers at least. */
+	uint64_t khead = s->options & REC_OPT_STACK ? sizeof(struct rec_stack) :
+						      0;
+	uint64_t room = plan_room(s, bound, sizeof(struct rec_return) + khead);
+	uint64_t kroom =
+		stack_room(s, rec_align(sizeof(struct rec_return) + room));
 	union rec_sync_buf buf;
 	struct rec_return *r =
-		begin(s, &res, rec_align(sizeof(*r) + room), &buf);
-	if (res.sync && room > REC_SYNC_ROOM)
-		room = REC_SYNC_ROOM;
+		begin(s, &res, rec_align(sizeof(*r) + room) + kroom, &buf);
+	if (res.sync)
+		room = plan_min(room,
+				REC_SYNC_ROOM -
+					(kroom ? sizeof(struct rec_stack) : 0));
 	fill_return(s, r, f, &e, sp, err);
 	run_rplan(s, &e, f, r, room);
 	/* The calls that tail-called it return too: innermost first. */
 	while (shadow_pop(s, res.sh, sp, &e, 1))
 		run_rplan(s, &e, f, r, room);
-	end(s, &res, &r->h, rec_align(sizeof(*r) + r->used));
+	uint64_t used = sizeof(*r) + r->used;
+	if (kroom)
+		used = stack_copy(s, &res, f, r, sp + 8, kroom);
+	end(s, &res, &r->h, rec_align(used));
 	return e.ret;
 }

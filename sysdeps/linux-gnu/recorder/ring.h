@@ -62,7 +62,7 @@
 
 /* "LTRREC01": a struct rec_shared the tracer filled. */
 #define REC_MAGIC 0x313043455252544cull
-#define REC_VERSION 4
+#define REC_VERSION 5
 
 #define REC_ALIGN 16
 /* The chunks' room in a synchronous record (on the writer's stack). */
@@ -128,6 +128,8 @@ enum rec_return_flags {
 	 * ERR_ENTRY its errno at the call's entry (REC_FN_ERRNO_ENTRY). */
 	REC_RETURN_ERRNO = 16,
 	REC_RETURN_ERRNO_ENTRY = 32,
+	/* A struct rec_stack follows the chunks (REC_OPT_STACK). */
+	REC_RETURN_STACK = 64,
 };
 
 /* rec_shadow_entry.err_entry of a call whose errno was not read. */
@@ -151,6 +153,22 @@ struct rec_return {
 	int32_t err;	   /* with REC_RETURN_ERRNO */
 	int32_t err_entry; /* with REC_RETURN_ERRNO_ENTRY */
 	uint64_t reserved; /* 0: the chunks start 16-aligned */
+};
+
+/* With REC_OPT_STACK (-w), a return record's last part, at
+ * rec_align(sizeof(struct rec_return) + used): what the tracer unwinds
+ * the caller's stack from.  The registers are the caller's as the
+ * return left them (rip is rec_return.site, rsp rec_return.sp); LEN
+ * bytes of the stack from SP follow (up to rec_shared.stack_copy, never
+ * past the readable range that holds SP), with each return address
+ * that a pending hooked call's shadow entry replaced by rec_return's
+ * put back.  A synchronous record copies none (the tracer reads the
+ * stack of the stopped thread itself). */
+struct rec_stack {
+	uint64_t kept[REC_NKEPT]; /* recring.h, enum rec_kept */
+	uint64_t sp;		  /* where the copy starts */
+	uint32_t len;		  /* bytes copied, which follow */
+	uint32_t wanted;	  /* bytes it tried to copy */
 };
 
 /* rec_func.flags: REC_FN_RETURNS, record its returns (never for a
@@ -227,6 +245,9 @@ struct rec_range {
  * after functions were handed over (recarch.h, rec_errno). */
 #define REC_OPT_TSC 1
 #define REC_OPT_ERRNO 2
+/* REC_OPT_STACK: return records end with a struct rec_stack of up to
+ * STACK_COPY bytes of stack (-w). */
+#define REC_OPT_STACK 4
 
 /* At rec_blob_rw.  The tracer fills the configuration before any GOT
  * slot points at a trampoline (but REC_OPT_ERRNO, later); the recorder
@@ -250,7 +271,8 @@ struct rec_shared {
 	uint64_t options; /* REC_OPT_* */
 	uint64_t ranges;  /* address of struct rec_range[nrange_max] */
 	uint64_t nrange_max;
-	int64_t errno_off; /* with REC_OPT_ERRNO */
+	int64_t errno_off;   /* with REC_OPT_ERRNO */
+	uint64_t stack_copy; /* with REC_OPT_STACK; the tracer may change it */
 
 	/* Written by the recorder. */
 	uint64_t head __attribute__((aligned(64)));

@@ -65,16 +65,24 @@ rec_entry_exit:
 	.p2align 4
 rec_return:
 	sub	$REC_RFRAME_SIZE, %rsp
-	mov	%rax, 0(%rsp)
-	mov	%rdx, 8(%rsp)
+	mov	%rax, REC_RFRAME_RET + 0(%rsp)
+	mov	%rdx, REC_RFRAME_RET + 8(%rsp)
 	movdqu	%xmm0, REC_RFRAME_XMM0(%rsp)
+	/* The caller's kept registers, as the callee restored them: for
+	 * -w's unwinding (rec_leave's C code saves its own). */
+	mov	%rbx, REC_RFRAME_KEPT + 0(%rsp)
+	mov	%rbp, REC_RFRAME_KEPT + 8(%rsp)
+	mov	%r12, REC_RFRAME_KEPT + 16(%rsp)
+	mov	%r13, REC_RFRAME_KEPT + 24(%rsp)
+	mov	%r14, REC_RFRAME_KEPT + 32(%rsp)
+	mov	%r15, REC_RFRAME_KEPT + 40(%rsp)
 	mov	%rsp, %rdi
 	call	rec_leave
 	test	%rax, %rax
 	jz	1f
 	mov	%rax, %r11
-	mov	0(%rsp), %rax
-	mov	8(%rsp), %rdx
+	mov	REC_RFRAME_RET + 0(%rsp), %rax
+	mov	REC_RFRAME_RET + 8(%rsp), %rdx
 	add	$REC_RFRAME_SIZE, %rsp
 	/* The way out, to the caller (as rec_entry_exit). */
 	.globl	rec_return_exit

@@ -97,6 +97,18 @@ static inline void recregs_return(struct arch_regs *a,
 	a->r.rip = r->site;
 }
 
+/* With -w, the caller's registers that a return's struct rec_stack
+ * holds (the callee kept them), on top of recregs_return's. */
+static inline void recregs_stack(struct arch_regs *a, const struct rec_stack *k)
+{
+	a->r.rbx = k->kept[REC_K_RBX];
+	a->r.rbp = k->kept[REC_K_RBP];
+	a->r.r12 = k->kept[REC_K_R12];
+	a->r.r13 = k->kept[REC_K_R13];
+	a->r.r14 = k->kept[REC_K_R14];
+	a->r.r15 = k->kept[REC_K_R15];
+}
+
 /* A thread taken out of the recorder's return path (rec_return) with
  * no shadow entry: rax and rdx as rec_return saved them, SAVED[2] from
  * recregs_lost_saved(SP); the stack pointer and IP as after the return

@@ -15,4 +15,17 @@ enum rec_reg {
 	REC_NREGS,
 };
 
+/* The registers a callee keeps for its caller (psABI), in a return's
+ * struct rec_stack (-w): what unwinding the caller's frames needs but
+ * the stack pointer and the IP. */
+enum rec_kept {
+	REC_K_RBX,
+	REC_K_RBP,
+	REC_K_R12,
+	REC_K_R13,
+	REC_K_R14,
+	REC_K_R15,
+	REC_NKEPT,
+};
+
 #endif

@@ -99,6 +99,11 @@ static struct {
 	/* The last return's errno fields (test_errno). */
 	int32_t err, err_entry;
 	uint16_t err_flags;
+	/* The last return's stack part of each function, and its last
+	 * call's stack pointer and site (test_stack). */
+	struct rec_stack stack[NFUNC];
+	uint64_t stack_bytes[NFUNC][64];
+	uint64_t call_sp[NFUNC], call_site[NFUNC];
 	/* The (type, func) of the first records, for the nesting test. */
 	int log[16];
 	int nlog;
@@ -390,6 +395,26 @@ static void check_fill_chunks(const struct rec_return *r, uint64_t buf,
 	      !memcmp(c2 + 1, b + 1, n - 1));
 }
 
+/* The bytes a return record R takes: its stack part (REC_OPT_STACK)
+ * checked and kept in seen. */
+static uint64_t check_stack(const struct rec_return *r)
+{
+	uint64_t off = rec_align(sizeof(*r) + r->used);
+	bool on = cur->sh->options & REC_OPT_STACK;
+	CHECK(!(r->h.flags & REC_RETURN_STACK) == !on);
+	if (!on || r->func >= NFUNC)
+		return off;
+	const struct rec_stack *k = (const void *)((const char *)r + off);
+	CHECK(k->sp == r->sp && k->len <= k->wanted &&
+	      k->wanted <= cur->sh->stack_copy);
+	seen.stack[r->func] = *k;
+	memcpy(seen.stack_bytes[r->func], k + 1,
+	       k->len < sizeof(seen.stack_bytes[0]) ?
+		       k->len :
+		       sizeof(seen.stack_bytes[0]));
+	return rec_align(off + sizeof(*k) + k->len);
+}
+
 static void check_return(const struct rec_return *r, const struct pending *p)
 {
 	uint64_t xmm0;
@@ -418,8 +443,9 @@ static void check_return(const struct rec_return *r, const struct pending *p)
 		check_fill_chunks(r, p->expect, seen.tailfill_plan);
 		break;
 	}
+	uint64_t end = check_stack(r);
 	if (p->func != F_FILL)
-		CHECK(r->used == 0 && r->h.size == sizeof(*r));
+		CHECK(r->used == 0 && r->h.size == end);
 	CHECK(r->func == p->func && r->site == p->site && r->sp == p->sp + 8);
 }
 
@@ -454,6 +480,8 @@ static void on_call(uint64_t pos, const struct rec_call *r)
 	if (r->func >= NFUNC)
 		return;
 	seen.calls[r->func]++;
+	seen.call_sp[r->func] = r->sp;
+	seen.call_site[r->func] = r->site;
 	log_record(REC_CALL, r->func);
 	struct thread_model *m = model_of(r->thread);
 	uint64_t expect = check_call(r);
@@ -977,6 +1005,59 @@ static void self_ranges(struct recmap *m)
 	set_ranges(m, r, n > 0 ? (uint64_t)n : 0);
 }
 
+/* Calls FN(ARG) with rbx, rbp, r12..r15 set to 0x1b, 0x2b, 0x12..0x15. */
+uint64_t kept_call(void *fn, const char *arg);
+__asm__(".text\n"
+	".type kept_call, @function\n"
+	"kept_call:\n"
+	"	push %rbx; push %rbp; push %r12; push %r13; push %r14\n"
+	"	push %r15; sub $8, %rsp\n"
+	"	mov $0x1b, %ebx; mov $0x2b, %ebp; mov $0x12, %r12d\n"
+	"	mov $0x13, %r13d; mov $0x14, %r14d; mov $0x15, %r15d\n"
+	"	mov %rdi, %rax; mov %rsi, %rdi; call *%rax\n"
+	"	add $8, %rsp; pop %r15; pop %r14; pop %r13; pop %r12\n"
+	"	pop %rbp; pop %rbx; ret\n"
+	".size kept_call, . - kept_call\n");
+
+/* -w (REC_OPT_STACK): a return record ends with the caller's kept
+ * registers and a copy of its stack, in which the return addresses of
+ * the hooked calls still pending are the original ones. */
+static void test_stack(struct recmap *m)
+{
+	cur = m;
+	rec_reset(m, RING_MAX);
+	self_ranges(m);
+	all_functions(m, REC_FN_RETURNS);
+	m->sh->options |= REC_OPT_STACK;
+	m->sh->stack_copy = 512;
+	CHECK(kept_call(got[F_STRLEN], "kept") == 4);
+	check_drained("stack: kept");
+	const struct rec_stack *k = &seen.stack[F_STRLEN];
+	CHECK(k->kept[REC_K_RBX] == 0x1b && k->kept[REC_K_RBP] == 0x2b &&
+		      k->kept[REC_K_R12] == 0x12 &&
+		      k->kept[REC_K_R13] == 0x13 &&
+		      k->kept[REC_K_R14] == 0x14 && k->kept[REC_K_R15] == 0x15,
+	      "kept %lx %lx %lx", k->kept[0], k->kept[1], k->kept[2]);
+	CHECK(k->len == 512 && k->wanted == 512 && !m->sh->range_misses);
+	/* strlen returns while outer is pending. */
+	rec_reset(m, RING_MAX);
+	self_ranges(m);
+	m->sh->options |= REC_OPT_STACK;
+	m->sh->stack_copy = 512;
+	CHECK(CALL(F_OUTER, long (*)(const char *), "abc") == 4);
+	check_drained("stack: nested");
+	uint64_t at = seen.call_sp[F_OUTER] - k->sp;
+	CHECK(k->len == 512 && seen.call_sp[F_OUTER] > k->sp && at % 8 == 0 &&
+		      at < k->len && at / 8 < 64 &&
+		      seen.stack_bytes[F_STRLEN][at / 8] ==
+			      seen.call_site[F_OUTER],
+	      "the copy holds %lx at outer's return address, want %lx",
+	      at / 8 < 64 ? seen.stack_bytes[F_STRLEN][at / 8] : 0,
+	      seen.call_site[F_OUTER]);
+	m->sh->options &= ~(uint64_t)REC_OPT_STACK;
+	m->sh->stack_copy = 0;
+}
+
 /* Threads at once through a small ring: it fills again and again, the
  * SIGTRAP handler drains it, and no record is lost.  PLAN 2: with the
  * plans, copying directly (the table read once the threads' stacks are
@@ -1358,6 +1439,7 @@ int main(void)
 	test_errno(&a);
 	test_longjmp(&a);
 	test_direct(&a);
+	test_stack(&a);
 	test_threads(&a, 0);
 	test_threads(&a, 1);
 	test_threads(&a, 2);
