@@ -85,12 +85,13 @@ void emit_field(struct fmt_ctx *c, enum emit_group g, size_t idx,
 	emit_sep(c, g, idx);
 	if (!c->json || g != EMIT_RECORD)
 		return;
-	char num[24];
-	if (!name) {
-		snprintf(num, sizeof(num), "#%zu", i);
-		name = num;
+	if (name) {
+		json_string(c->sb, name);
+	} else {
+		strbuf_add(c->sb, "\"#", 2);
+		strbuf_add_udec(c->sb, i);
+		strbuf_addch(c->sb, '"');
 	}
-	json_string(c->sb, name);
 	strbuf_addch(c->sb, ':');
 }
 
@@ -283,28 +284,17 @@ void emit_chars(struct fmt_ctx *c, const unsigned char *p, size_t n)
 	strbuf_commit(c->sb, o);
 }
 
-/* Numbers are written by hand: snprintf's parsing of the format cost
- * more than the digits in a trace of many small structs (issue 12). */
+/* Numbers are written by hand (strbuf.h): snprintf's parsing of the
+ * format cost more than the digits in a trace of many small structs
+ * (issues 12, 28). */
 void emit_udec(struct fmt_ctx *c, uint64_t u)
 {
-	char b[20];
-	char *p = b + sizeof(b);
-
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	strbuf_add(c->sb, p, (size_t)(b + sizeof(b) - p));
+	strbuf_add_udec(c->sb, u);
 }
 
 void emit_dec(struct fmt_ctx *c, int64_t x)
 {
-	if (x < 0) {
-		strbuf_addch(c->sb, '-');
-		emit_udec(c, -(uint64_t)x);
-	} else {
-		emit_udec(c, (uint64_t)x);
-	}
+	strbuf_add_dec(c->sb, x);
 }
 
 /* JSON: a string, "0x..." (emit_hex shows addresses and guesses). */
@@ -350,7 +340,9 @@ void emit_ellipsis(struct fmt_ctx *c)
 void emit_recurse(struct fmt_ctx *c, size_t up)
 {
 	if (c->json) {
-		strbuf_addf(c->sb, "{\"recurse\":%zu}", up);
+		strbuf_addstr(c->sb, "{\"recurse\":");
+		strbuf_add_udec(c->sb, up);
+		strbuf_addch(c->sb, '}');
 		return;
 	}
 	strbuf_addstr(c->sb, "recurse");
@@ -385,7 +377,7 @@ void emit_wchar(struct fmt_ctx *c, uint32_t cp, char quote)
 		return;
 	}
 	if (cp < 0xa0 || (cp >= 0xd800 && cp < 0xe000) || cp > 0x10ffff) {
-		emit_printf(c, "\\x{%x}", (unsigned)cp);
+		emit_bad_wchar(c, cp);
 		return;
 	}
 	size_t n = cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
@@ -408,10 +400,12 @@ void emit_bool(struct fmt_ctx *c, bool b)
 
 void emit_oct(struct fmt_ctx *c, uint64_t u)
 {
-	if (c->json)
+	if (c->json) {
 		emit_udec(c, u);
-	else
-		strbuf_addf(c->sb, "0%" PRIo64, u);
+	} else {
+		strbuf_addch(c->sb, '0');
+		strbuf_add_oct(c->sb, u);
+	}
 }
 
 void emit_hexint(struct fmt_ctx *c, uint64_t u)
@@ -492,20 +486,27 @@ void emit_symbol(struct fmt_ctx *c, const char *name, int64_t x, bool sign)
 void emit_bit_range(struct fmt_ctx *c, size_t lo, size_t hi)
 {
 	if (!c->json) {
-		if (hi > lo)
-			strbuf_addf(c->sb, "%zu-%zu", lo, hi);
-		else
-			strbuf_addf(c->sb, "%zu", lo);
+		strbuf_add_udec(c->sb, lo);
+		if (hi > lo) {
+			strbuf_addch(c->sb, '-');
+			strbuf_add_udec(c->sb, hi);
+		}
 		return;
 	}
-	for (size_t i = lo; i <= hi; i++)
-		strbuf_addf(c->sb, i > lo ? ",%zu" : "%zu", i);
+	for (size_t i = lo; i <= hi; i++) {
+		if (i > lo)
+			strbuf_addch(c->sb, ',');
+		strbuf_add_udec(c->sb, i);
+	}
 }
 
 void emit_bad_wchar(struct fmt_ctx *c, uint64_t u)
 {
-	if (c->json)
+	if (c->json) {
 		json_wchar(c, 0xfffd);
-	else
-		strbuf_addf(c->sb, "\\x{%" PRIx64 "}", u);
+		return;
+	}
+	strbuf_add(c->sb, "\\x{", 3);
+	strbuf_add_hex(c->sb, u);
+	strbuf_addch(c->sb, '}');
 }

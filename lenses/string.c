@@ -80,6 +80,18 @@ static void advance(struct chars *s, size_t n)
 	s->pos += n;
 }
 
+/* The first NUL of P[0..N), or NULL: short strings (the lines of a
+ * writev, -A 9999999) by a loop, cheaper there than the call. */
+static const unsigned char *find_nul(const unsigned char *p, size_t n)
+{
+	if (n > 32)
+		return memchr(p, 0, n);
+	for (size_t i = 0; i < n; i++)
+		if (!p[i])
+			return p + i;
+	return NULL;
+}
+
 /* Bytes go to the writer a chunk at a time, up to the first NUL of a
  * zero form and the cap: true when the cap left characters out.  N:
  * what the buffer holds (avail). */
@@ -90,7 +102,7 @@ static bool print_bytes(struct fmt_ctx *c, struct chars *s, size_t n, bool zero,
 
 	for (; n; n = avail(s)) {
 		const unsigned char *p = s->buf + s->at;
-		const unsigned char *nul = zero ? memchr(p, 0, n) : NULL;
+		const unsigned char *nul = zero ? find_nul(p, n) : NULL;
 		size_t k = nul ? (size_t)(nul - p) : n;
 
 		if (k > cap - shown) {

@@ -21,8 +21,14 @@
 #include "summary.h"
 #include "utf8.h"
 
-/* Flush when this much is buffered even if nobody waits for it. */
-#define FLUSH_AT (64 * 1024)
+/* Flush when this much is buffered even if nobody waits for it: large
+ * writes, when the trace is not shared with the program (a file of -o
+ * alone, /dev/null); shared output is written out before every block
+ * (output_sync). */
+#define FLUSH_AT (256 * 1024)
+/* A part of a line this long is written from the caller's buffer, not
+ * copied (add_text). */
+#define DIRECT_AT (64 * 1024)
 
 static struct {
 	int fd;
@@ -106,13 +112,15 @@ static size_t ascii_run(const unsigned char *s, size_t n)
 /* The display width of S[0..N): one column per ASCII byte and per byte
  * of no valid UTF-8 sequence, cp_width per decoded code point.  Wide
  * characters reach the trace as UTF-8 (lenses/emit.c), so the "= "
- * column must not count their bytes. */
-static size_t text_width(const char *s, size_t n)
+ * column must not count their bytes.  Only widths below CAP matter
+ * (the -a column): the count stops at CAP or a little past it, so a
+ * line of megabytes is not read again for its width. */
+static size_t text_width(const char *s, size_t n, size_t cap)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t w = 0;
 
-	for (size_t i = 0; i < n;) {
+	for (size_t i = 0; i < n && w < cap;) {
 		size_t run = ascii_run(u + i, n - i);
 		uint32_t cp;
 
@@ -127,13 +135,23 @@ static size_t text_width(const char *s, size_t n)
 	return w;
 }
 
-/* The width of the current line's text still in the buffer. */
-static size_t buffered_width(void)
+/* The column " = " goes to (-a): ltrace pads to align - 2. */
+static size_t ret_col(void)
 {
-	if (out.buf.len == out.line_start)
-		return 0;
-	return text_width(out.buf.s + out.line_start,
-			  out.buf.len - out.line_start);
+	return out.align >= 2 ? (size_t)out.align - 2 : 0;
+}
+
+/* The width of the current line's text, what was written out and what
+ * is still in the buffer, as far as ret_col needs it. */
+static size_t line_width(void)
+{
+	size_t cap = ret_col();
+
+	if (out.flushed_col >= cap || out.buf.len == out.line_start)
+		return out.flushed_col;
+	return out.flushed_col + text_width(out.buf.s + out.line_start,
+					    out.buf.len - out.line_start,
+					    cap - out.flushed_col);
 }
 
 void output_init(int fd, int align, bool to_file, bool eager_flush)
@@ -272,7 +290,10 @@ static void flush_with(const char *more, size_t len)
 				{ (char *)more, len } };
 
 	write_all(out.buf.len ? iov : iov + 1, (out.buf.len > 0) + (len > 0));
-	out.flushed_col += buffered_width() + text_width(more, len);
+	out.flushed_col = line_width();
+	if (out.flushed_col < ret_col())
+		out.flushed_col +=
+			text_width(more, len, ret_col() - out.flushed_col);
 	strbuf_reset(&out.buf);
 	out.line_start = 0;
 }
@@ -290,7 +311,7 @@ static void add_text(const char *s)
 {
 	size_t len = strlen(s);
 
-	if (len < FLUSH_AT)
+	if (len < DIRECT_AT)
 		strbuf_add(&out.buf, s, len);
 	else
 		flush_with(s, len);
@@ -328,12 +349,15 @@ static void interrupt_open(void)
 	out.flushed_col = 0;
 }
 
-/* NS nanoseconds as ltrace shows a duration: seconds, six decimals. */
-static void add_seconds(const char *fmt, uint64_t ns)
+/* NS nanoseconds as ltrace shows a duration, "%*lu.%06d" of the
+ * seconds, padded to WIDTH, and the microseconds (no printf: -T and -r
+ * put one on every line). */
+static void add_seconds(unsigned width, uint64_t ns)
 {
 	uint64_t us = ns / 1000;
-	strbuf_addf(&out.buf, fmt, (unsigned long)(us / 1000000),
-		    (int)(us % 1000000));
+	strbuf_add_udec_w(&out.buf, us / 1000000, width, ' ');
+	strbuf_addch(&out.buf, '.');
+	strbuf_add_udec_w(&out.buf, us % 1000000, 6, '0');
 }
 
 /* -r, or -t, -tt, -ttt: ltrace's formats.  -r is the time since the
@@ -343,19 +367,27 @@ static void add_time(void)
 	if (out.relative) {
 		uint64_t prev = out.last_line ? out.last_line : out.mono;
 		out.last_line = out.mono;
-		add_seconds("%3lu.%06d ", out.mono - prev);
+		add_seconds(3, out.mono - prev);
+		strbuf_addch(&out.buf, ' ');
 		return;
 	}
 	if (out.time_mode == 3) {
-		add_seconds("%lu.%06d ", ns_of(&out.wall));
+		add_seconds(0, ns_of(&out.wall));
+		strbuf_addch(&out.buf, ' ');
 		return;
 	}
 	struct tm tm;
 	localtime_r(&out.wall.tv_sec, &tm);
-	strbuf_addf(&out.buf, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min,
-		    tm.tm_sec);
-	if (out.time_mode == 2)
-		strbuf_addf(&out.buf, ".%06d", (int)(out.wall.tv_nsec / 1000));
+	strbuf_add_udec_w(&out.buf, (uint64_t)tm.tm_hour, 2, '0');
+	strbuf_addch(&out.buf, ':');
+	strbuf_add_udec_w(&out.buf, (uint64_t)tm.tm_min, 2, '0');
+	strbuf_addch(&out.buf, ':');
+	strbuf_add_udec_w(&out.buf, (uint64_t)tm.tm_sec, 2, '0');
+	if (out.time_mode == 2) {
+		strbuf_addch(&out.buf, '.');
+		strbuf_add_udec_w(&out.buf, (uint64_t)(out.wall.tv_nsec / 1000),
+				  6, '0');
+	}
 	strbuf_addch(&out.buf, ' ');
 }
 
@@ -366,14 +398,21 @@ static void begin_line(pid_t pid, uint64_t ip, size_t depth)
 	interrupt_open();
 	out.line_start = out.buf.len;
 	out.flushed_col = 0;
-	if (out.pid_prefix && out.to_file)
-		strbuf_addf(&out.buf, "%d ", (int)pid);
-	else if (out.pid_prefix)
-		strbuf_addf(&out.buf, "[pid %d] ", (int)pid);
+	if (out.pid_prefix && out.to_file) {
+		strbuf_add_dec(&out.buf, pid);
+		strbuf_addch(&out.buf, ' ');
+	} else if (out.pid_prefix) {
+		strbuf_add(&out.buf, "[pid ", 5);
+		strbuf_add_dec(&out.buf, pid);
+		strbuf_add(&out.buf, "] ", 2);
+	}
 	if (out.relative || out.time_mode)
 		add_time();
-	if (out.show_ip)
-		strbuf_addf(&out.buf, "[0x%" PRIx64 "] ", ip);
+	if (out.show_ip) {
+		strbuf_add(&out.buf, "[0x", 3);
+		strbuf_add_hex(&out.buf, ip);
+		strbuf_add(&out.buf, "] ", 2);
+	}
 	for (size_t i = 0; i < depth * (size_t)out.indent; i++)
 		strbuf_addch(&out.buf, ' ');
 }
@@ -403,8 +442,8 @@ void output_call_entry(const struct output_call *c, const char *name,
  * column counts display width, not bytes. */
 static void add_retval(const char *ret)
 {
-	size_t col = out.flushed_col + buffered_width();
-	size_t want = out.align >= 2 ? (size_t)out.align - 2 : 0;
+	size_t col = line_width();
+	size_t want = ret_col();
 	size_t pad = col < want ? want - col : 0;
 	char *o = strbuf_reserve(&out.buf, pad + 3);
 	memset(o, ' ', pad);
@@ -420,7 +459,9 @@ void output_call_return(const struct output_call *c, const char *name,
 		out.open = false;
 	} else {
 		begin_line(c->tid, c->ret, c->depth);
-		strbuf_addf(&out.buf, "<... %s resumed> ", name);
+		strbuf_add(&out.buf, "<... ", 5);
+		strbuf_addstr(&out.buf, name);
+		strbuf_add(&out.buf, " resumed> ", 10);
 	}
 	/* As ltrace: the separator stays even on a resumed line. */
 	if (*more) { /* most calls show nothing at their return */
@@ -430,8 +471,11 @@ void output_call_return(const struct output_call *c, const char *name,
 	}
 	strbuf_addch(&out.buf, ')');
 	add_retval(ret);
-	if (out.time_spent)
-		add_seconds(" <%lu.%06d>", out.mono - c->t_entry);
+	if (out.time_spent) {
+		strbuf_add(&out.buf, " <", 2);
+		add_seconds(0, out.mono - c->t_entry);
+		strbuf_addch(&out.buf, '>');
+	}
 	end_line();
 }
 

@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 struct strbuf {
@@ -76,6 +77,33 @@ static inline void strbuf_commit(struct strbuf *sb, char *end)
 {
 	sb->len = (size_t)(end - sb->s);
 	sb->s[sb->len] = '\0';
+}
+
+/* Numbers without printf (its format parsing cost more than the digits
+ * in a trace of many small values, issue 28).  Each appends what the
+ * printf conversion in its comment would. */
+
+/* "%0*" PRIu64 with WIDTH and PAD '0', "%*" PRIu64 with PAD ' ' (WIDTH
+ * 0: "%" PRIu64); a number wider than WIDTH is never cut. */
+void strbuf_add_udec_w(struct strbuf *sb, uint64_t u, unsigned width, char pad);
+/* "%" PRId64 */
+void strbuf_add_dec(struct strbuf *sb, int64_t x);
+/* "%" PRIx64, lower case, no "0x" */
+void strbuf_add_hex(struct strbuf *sb, uint64_t u);
+/* "%" PRIo64 */
+void strbuf_add_oct(struct strbuf *sb, uint64_t u);
+
+/* The decimal digits of U, written backwards from END (room for 20):
+ * the first digit.  Two digits a step, from a table. */
+char *strbuf_udec_digits(char *end, uint64_t u);
+
+/* "%" PRIu64 */
+static inline void strbuf_add_udec(struct strbuf *sb, uint64_t u)
+{
+	char b[20];
+	char *p = strbuf_udec_digits(b + sizeof(b), u);
+
+	strbuf_add(sb, p, (size_t)(b + sizeof(b) - p));
 }
 
 #endif

@@ -9,8 +9,9 @@
  *			unwinder, the detach (the shadow stacks)
  *	fasttrap.c	the recorder's traps; leaving its code; a recorder
  *			the program unmapped given up
- *	fastdrain.c	the rings drained and their records shown; the
- *			drainer thread
+ *	fastdrain.c	the rings drained; the drainer thread
+ *	fastshow.c	the records shown: as calls and returns, at the
+ *			times their time stamps map to
  *	fastpoison.c	a ring given up: its process back in ptrace mode,
  *			the records lost counted
  *	fastrec.c	the state below: a process's recorder, its memory,
@@ -37,6 +38,7 @@
 #include "recorder/reclayout.h"
 
 struct arch_regs;
+struct rec_hdr;
 struct iovec;
 
 /* The region's shape: functions handed over, bytes of plans, threads
@@ -219,6 +221,23 @@ void fastbt_config(struct fastrec *f, struct rec_shared *sh);
  * with -w (as ptrace mode shows them, from the stack the record kept). */
 void fastbt_return(struct task *t, size_t i, struct callsite *cs,
 		   const struct rec_return *r);
+
+/* ---- fastshow.c ---- */
+
+/* fastdrain_init's part: the clock's first point (false when TIMED
+ * needs a constant time stamp counter this CPU has not). */
+bool fastshow_init(bool timed);
+
+/* The records' clock's second point, taken at each drain. */
+void fastshow_clock_point(void);
+
+/* Show H, a record of P (recorder F) whose size was checked, as a call
+ * or a return of the task it names; other types are skipped. */
+void fastshow_record(struct process *p, struct fastrec *f,
+		     const struct rec_hdr *h);
+
+/* Reads of traced memory that no copy of a record held, so far. */
+unsigned long fastshow_misses(void);
 
 /* ---- fastpoison.c ---- */
 

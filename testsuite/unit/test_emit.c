@@ -90,6 +90,27 @@ static void test_random(void)
 	}
 }
 
+/* Short strings, read as one zero-padded word, and long ones (-s
+ * 9999999), mostly plain as real text is, an escape now and then. */
+static void test_random_lengths(void)
+{
+	static unsigned char b[70000];
+
+	srand(28);
+	for (int round = 0; round < 20000; round++) {
+		size_t n = round < 19900 ? (size_t)rand() % 24 :
+					   (size_t)rand() % sizeof(b);
+		size_t off = (size_t)rand() % 8; /* any alignment */
+		for (size_t i = 0; i < n; i++)
+			b[off + i] =
+				rand() % 64 ?
+					(unsigned char)(' ' + rand() % 95) :
+					(unsigned char)rand();
+		if (off + n <= sizeof(b))
+			check_chars(b + off, n);
+	}
+}
+
 static void test_char(void)
 {
 	for (unsigned v = 0; v < 256; v++) {
@@ -140,7 +161,17 @@ static void test_numbers(void)
 		emit_hex(&c, us[i]);
 		snprintf(buf, sizeof(buf), "%#" PRIx64, us[i]);
 		CHECK_STR(got.s, buf);
+		strbuf_reset(&got);
+		emit_oct(&c, us[i]);
+		snprintf(buf, sizeof(buf), "0%" PRIo64, us[i]);
+		CHECK_STR(got.s, buf);
 	}
+	struct fmt_ctx c = ctx();
+	strbuf_reset(&got);
+	emit_bit_range(&c, 3, 3);
+	emit_bit_range(&c, 10, 12);
+	emit_bad_wchar(&c, 0x110000);
+	CHECK_STR(got.s, "310-12\\x{110000}");
 }
 
 /* ---- JSON (lenses/emitjson.c) ---- */
@@ -284,6 +315,7 @@ int main(void)
 	strbuf_init(&want);
 	test_every_byte();
 	test_random();
+	test_random_lengths();
 	test_char();
 	test_numbers();
 	test_json_strings();
