@@ -42,7 +42,7 @@
 #define FAST_PERIOD_NS (10 * 1000 * 1000)
 #define FAST_BUSY_NS (200 * 1000)
 
-static unsigned char *ring_copy; /* FAST_RING bytes */
+static unsigned char *ring_copy; /* FAST_RING_BIG bytes */
 /* fast_settle waits for records being written (not with -S). */
 static bool settle;
 /* Reads of traced memory that no copy of a record held. */
@@ -98,7 +98,7 @@ bool fastdrain_init(bool timed, bool wait_writers)
 		return false;
 	}
 	settle = wait_writers;
-	ring_copy = xmalloc(FAST_RING);
+	ring_copy = xmalloc(FAST_RING_BIG);
 	tsc0 = recregs_cycles();
 	mono0 = fastrec_mono_ns();
 	clock_point();
@@ -148,6 +148,10 @@ static void record_fpregs_from(const struct recmem *mem, const void *fpr,
 	rec_fp_made = false;
 }
 
+/* While a synchronous record is shown: its thread's memory at the trap
+ * (fastdrain_sync), else NULL. */
+static struct memsrc *sync_live;
+
 static void show_call(struct process *p, struct fastrec *f,
 		      const struct rec_call *c)
 {
@@ -162,6 +166,8 @@ static void show_call(struct process *p, struct fastrec *f,
 	size_t used = c->used <= c->h.size - sizeof(*c) ? c->used : 0;
 	recregs_call(&regs, c, f->target[c->func]);
 	recmem_init(&rm, c + 1, used);
+	if (c->h.flags & REC_CALL_LIVE)
+		rm.live = sync_live;
 	record_fpregs_from(&rm, NULL, 0);
 	struct callsite cs = { .mem = &rm.mem,
 			       .regs = &regs.r,
@@ -244,6 +250,8 @@ static void show_return(struct process *p, struct fastrec *f,
 	size_t used = r->used <= r->h.size - sizeof(*r) ? r->used : 0;
 	recregs_return(&regs, r);
 	recmem_init(&rm, r + 1, used);
+	if (r->h.flags & REC_RETURN_LIVE)
+		rm.live = sync_live;
 	record_fpregs_from(&rm, r->fret, sizeof(r->fret));
 	struct rec_stop st = { .cs = { .mem = &rm.mem,
 				       .regs = &regs.r,
@@ -535,7 +543,8 @@ void fastdrain_full(struct task *t, struct process *p)
  * change while the tracer reads it: read once, its header first for
  * its size, then the whole of it, and only that copy used, its size
  * checked there again.  One that does not hold is said lost. */
-void fastdrain_sync(struct process *p, struct fastrec *f, uint64_t addr)
+void fastdrain_sync(struct process *p, struct fastrec *f, uint64_t addr,
+		    struct memsrc *live)
 {
 	union {
 		struct rec_hdr h;
@@ -550,7 +559,9 @@ void fastdrain_sync(struct process *p, struct fastrec *f, uint64_t addr)
 		fastpoison_lost(p, 1);
 		return;
 	}
+	sync_live = live;
 	show_record(p, f, &u.h);
+	sync_live = NULL;
 }
 
 /* Every process's records shown: the bytes of ring consumed. */

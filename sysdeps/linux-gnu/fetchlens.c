@@ -9,13 +9,65 @@
 #include "lens.h"
 #include "type.h"
 
-/* Elements [0, N) of an array at L (tracer memory for the lens): unrolled,
- * unless the first one needs no copy (then none does). */
+/* Whether elements [0, N) at L go in a loop (PLAN_LOOP): more than one,
+ * in a copy the plan made, and not inside another loop's body. */
+static bool loop_ok(const struct pc *pc, const struct loc *l, uint64_t n)
+{
+	return n > 1 && l->mem && !pc->in_loop;
+}
+
+/* Elements [0, N) at L in a loop whose runs register CNT counts (as
+ * many as the array has; PLAN_NREGS: N), at most N: one body, the
+ * first element's reads from the element's register, so that -A
+ * 9999999 costs one body, not one per element (the plan has 64
+ * instructions).  No loop when the body copies nothing. */
+static int loop(struct pc *pc, const struct type *elt, const struct loc *l,
+		uint64_t n, unsigned cnt)
+{
+	unsigned e;
+
+	if (cnt == PLAN_NREGS) {
+		if (pc_reg_alloc(pc, &cnt) < 0 ||
+		    pc_emit(pc, PLAN_MULADD, cnt, cnt, 0) < 0)
+			return -1;
+		pc_last_op(pc)->b = n;
+	}
+	if (pc_reg_alloc(pc, &e) < 0 || pc_emit(pc, PLAN_LOOP, e, l->reg, 0))
+		return -1;
+	size_t at = pc->plan->nops - 1;
+	struct plan_op *op = pc_last_op(pc);
+	op->len = (uint8_t)cnt;
+	op->b = type_sizeof(elt);
+	op->c = n;
+	pc_reg_free(pc, cnt); /* the loop reads it once, before the body */
+	struct loc base = pc_loc_mem(e, true);
+	struct loc el = pc_loc_at(&base, l->off, true);
+	pc->in_loop = true;
+	int r = pc_render(pc, elt, &el, NULL);
+	pc->in_loop = false;
+	pc_reg_free(pc, e);
+	if (r < 0)
+		return -1;
+	size_t body = pc->plan->nops - at - 1;
+	if (!body)
+		pc->plan->nops = at;
+	else
+		pc->plan->ops[at].a = (uint32_t)body;
+	return 0;
+}
+
+/* Elements [0, N) of an array at L (tracer memory for the lens), CNT
+ * their count's register or PLAN_NREGS: in a loop, or unrolled, unless
+ * the first one needs no copy (then none does). */
 static int elements(struct pc *pc, const struct type *elt, const struct loc *l,
-		    uint64_t n)
+		    uint64_t n, unsigned cnt)
 {
 	size_t esz = type_sizeof(elt);
 
+	if (loop_ok(pc, l, n))
+		return loop(pc, elt, l, n, cnt);
+	if (cnt != PLAN_NREGS)
+		pc_reg_free(pc, cnt);
 	for (uint64_t i = 0; i < n; i++) {
 		size_t before = pc->plan->nops;
 		struct loc el = pc_loc_at(l, i * esz, true);
@@ -29,12 +81,16 @@ static int elements(struct pc *pc, const struct type *elt, const struct loc *l,
 
 /* lens_array (lenses/default.c): min(length, -A + 1) elements read one at
  * a time, -A of them shown; a zero-terminated array may stop earlier,
- * and the plan copies as if it did not. */
+ * and the plan copies as if it did not.  A loop over them runs as many
+ * times as the array's count says, up to -A (the register holds the
+ * count's whole word: for a narrower or signed count, as many or more
+ * than the lens shows). */
 static int array(struct pc *pc, const struct type *t, const struct loc *l,
 		 bool *probe)
 {
 	size_t esz = type_sizeof(t->elt);
 	uint64_t max = pc->l->arraylen + 1;
+	unsigned cnt = PLAN_NREGS;
 
 	if (!t->len || !esz || (l->local && !type_array_is_fixed(t)))
 		return 0;
@@ -45,6 +101,11 @@ static int array(struct pc *pc, const struct type *t, const struct loc *l,
 		max = c.k < 0 ? 0 : ((uint64_t)c.k < max ? (uint64_t)c.k : max);
 	if (c.kind == COUNT_NONE && !expr_is_zero(t->len))
 		max = 0;
+	uint64_t shown = max < pc->l->arraylen ? max : pc->l->arraylen;
+	if (c.kind == COUNT_REG && loop_ok(pc, l, shown) &&
+	    (pc_reg_alloc(pc, &cnt) < 0 ||
+	     pc_emit(pc, PLAN_MULADD, cnt, c.reg, 1) < 0))
+		return -1;
 	if (!l->local) {
 		bool extra = probe && *probe;
 		if (pc_copy_count(pc, l->reg, &c, max, esz, extra) < 0)
@@ -54,8 +115,7 @@ static int array(struct pc *pc, const struct type *t, const struct loc *l,
 	} else if (c.kind == COUNT_REG) {
 		pc_reg_free(pc, c.reg);
 	}
-	uint64_t shown = max < pc->l->arraylen ? max : pc->l->arraylen;
-	return elements(pc, t->elt, l, shown);
+	return elements(pc, t->elt, l, shown, cnt);
 }
 
 static bool is_dynamic(const struct type *f)
@@ -168,6 +228,23 @@ static int lens_default_reads(struct pc *pc, const struct type *t,
 	}
 }
 
+/* The count of zero(E) into C: COUNT_NONE (up to the NUL alone) when E
+ * cannot be known where the lens reads it (the return value at the
+ * entry: the lens shows the string up to its NUL then). */
+static int zero_count(struct pc *pc, const struct expr *e, struct count *c)
+{
+	size_t nops = pc->plan->nops;
+	unsigned regs = pc->used_regs;
+
+	if (!pc->why && pc_count_of(pc, e, c) < 0) {
+		pc->plan->nops = nops;
+		pc->used_regs = regs;
+		pc->why = NULL;
+		c->kind = COUNT_NONE;
+	}
+	return 0;
+}
+
 /* print_elts over min(length, -s + 1) characters at BASE: up to the NUL
  * for the zero forms (a C string: PLAN_CSTR), else all of them. */
 static int string_chars(struct pc *pc, const struct type *t, unsigned base,
@@ -183,12 +260,18 @@ static int string_chars(struct pc *pc, const struct type *t, unsigned base,
 		return pc_fail(pc, "a copy too large for a plan");
 	if (probe)
 		*probe = false;
-	if (expr_is_zero(t->len) && esz == 1)
-		return pc_emit(pc, PLAN_CSTR, 0, base, max);
-	if (t->len && !expr_is_zero(t->len) && pc_count_of(pc, t->len, &c) < 0)
+	/* zero(E) (string[E]): up to the NUL, at most E: a copy of E bytes
+	 * covers it, which a chunk of a run can be (writev's strings), and
+	 * E bounds what -s 9999999 would copy; with no E, up to the NUL. */
+	bool zero = expr_is_zero(t->len);
+	if (t->len && !zero && pc_count_of(pc, t->len, &c) < 0)
+		return -1;
+	if (zero && esz == 1 && t->len->sub && zero_count(pc, t->len, &c) < 0)
 		return -1;
 	if (c.kind == COUNT_CONST && c.k < 0)
 		c.kind = COUNT_NONE;
+	if (zero && esz == 1 && c.kind == COUNT_NONE)
+		return pc_emit(pc, PLAN_CSTR, 0, base, max);
 	return pc_copy_count(pc, base, &c, max, esz, extra);
 }
 

@@ -40,6 +40,8 @@ struct pc {
 	/* Compiling the return plan: arguments are the entry's registers,
 	 * and the return value is known. */
 	bool at_return;
+	/* Compiling a loop's body (PLAN_LOOP): no loop in it. */
+	bool in_loop;
 };
 
 enum count_kind { COUNT_CONST, COUNT_REG, COUNT_NONE };
