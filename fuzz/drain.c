@@ -207,7 +207,7 @@ static void run_op(struct process *p, const struct op *o, uint64_t ring)
 		(void)fastdrain_drain(p);
 		break;
 	case OP_SYNC:
-		fastdrain_sync(p, p->fast, sync_addr(o, ring));
+		fastdrain_sync(p, p->fast, sync_addr(o, ring), NULL);
 		break;
 	case OP_WRITE:
 		fakemem_schedule(o->when, (uint64_t)o->where * 4, o->value);

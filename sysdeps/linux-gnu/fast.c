@@ -94,6 +94,18 @@ static void errno_late(struct process *p, struct fastrec *f)
 		f->errno_set = false;
 }
 
+/* The ring's bytes: FAST_RING, or FAST_RING_BIG when -s or -A let a
+ * call's copies pass a record of FAST_RING's (a quarter of it): its
+ * records then hold up to 1 MiB, and a call whose copies do not fit is
+ * read at a stop (DESIGN.md, "Fetch plans"). */
+static uint64_t ring_bytes(void)
+{
+	return limits.strlen >= FAST_BIG_STRLEN ||
+			       limits.arraylen >= FAST_BIG_ARRAYLEN ?
+		       FAST_RING_BIG :
+		       FAST_RING;
+}
+
 /* Map and fill the region: trampolines and blob read and execute, the
  * configuration, the rest zero. */
 static int setup(struct task *t, struct fastrec *f,
@@ -101,7 +113,7 @@ static int setup(struct task *t, struct fastrec *f,
 {
 	struct process *p = process_mem(t->proc);
 	if (rec_layout_init(&f->l, FAST_NFUNC, FAST_PLAN_BYTES, FAST_NSHADOW,
-			    FAST_DEPTH, FAST_RING))
+			    FAST_DEPTH, ring_bytes()))
 		goto err_free;
 	f->base = tracee_inject_mmap(t, saved, 0, f->l.size,
 				     PROT_READ | PROT_WRITE, 0);
@@ -219,6 +231,13 @@ static bool in_call(const struct process *p, const struct breakpoint *b)
 	return c.found;
 }
 
+/* A plan's bound for the function table: more than a record holds
+ * reserves the record's room all the same. */
+static uint32_t bound32(uint64_t b)
+{
+	return b > UINT32_MAX ? UINT32_MAX : (uint32_t)b;
+}
+
 /* Fill function entry I for B: its plans (the entry's, then the
  * return's unless it copies nothing), then its table entry. */
 static int fill_function(struct process *p, struct fastrec *f, uint32_t i,
@@ -228,8 +247,7 @@ static int fill_function(struct process *p, struct fastrec *f, uint32_t i,
 {
 	struct plan_op ops[2 * PLAN_MAX_OPS];
 	size_t n = fp->nops, rn = rp->bound ? rp->nops : 0;
-	if (f->plans_used + (n + rn) * sizeof(*ops) > FAST_PLAN_BYTES ||
-	    fp->bound > UINT32_MAX || rp->bound > UINT32_MAX)
+	if (f->plans_used + (n + rn) * sizeof(*ops) > FAST_PLAN_BYTES)
 		return -ENOSPC;
 	memcpy(ops, fp->ops, n * sizeof(*ops));
 	memcpy(ops + n, rp->ops, rn * sizeof(*ops));
@@ -237,14 +255,14 @@ static int fill_function(struct process *p, struct fastrec *f, uint32_t i,
 	struct rec_func fn = {
 		.target = target,
 		.plan = plan,
-		.bound = (uint32_t)fp->bound,
+		.bound = bound32(fp->bound),
 		.flags = REC_FN_RETURNS |
 			 (replaces_image(b->call.name) ? REC_FN_DRAIN : 0) |
 			 (errcond_reads(b->call.proto) ? REC_FN_ERRNO : 0) |
 			 (errcond_at_entry(b->call.proto) ? REC_FN_ERRNO_ENTRY :
 							    0),
 		.rplan = rn ? plan + n * sizeof(*ops) : 0,
-		.rbound = (uint32_t)rp->bound,
+		.rbound = bound32(rp->bound),
 	};
 	uint64_t bytes = (n + rn) * sizeof(*ops);
 	int rc = mem_write(p->procmem, plan, ops, bytes);
@@ -292,14 +310,9 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 		why = "its recorder was given up";
 	else if (p->fast->nfunc == FAST_NFUNC)
 		why = "the function table is full";
-	else if (fp.bound + sizeof(struct rec_call) >
-			 rec_max_record(&p->fast->l) ||
-		 rp.bound + sizeof(struct rec_return) >
-			 rec_max_record(&p->fast->l))
-		/* Its copies would be cut at the record's room, and show
-		 * less than a stop does (-s 9999999 bounds each string of
-		 * writev's iovecs at 9999999 bytes, whatever they hold). */
-		why = "its copies may not fit in a record";
+	/* A plan whose bound passes a record's room (-s 9999999) is
+	 * handed over: a call whose copies do not fit is read at a stop
+	 * (REC_CALL_LIVE). */
 	if (why) {
 		debug_msg(DEBUG_GENERAL, "--fast: %s stays in ptrace mode: %s",
 			  b->call.name, why);

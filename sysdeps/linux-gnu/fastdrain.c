@@ -42,7 +42,7 @@
 #define FAST_PERIOD_NS (10 * 1000 * 1000)
 #define FAST_BUSY_NS (200 * 1000)
 
-static unsigned char *ring_copy; /* FAST_RING bytes */
+static unsigned char *ring_copy; /* FAST_RING_BIG bytes */
 /* fast_settle waits for records being written (not with -S). */
 static bool settle;
 /* For -D 1 (and testsuite/budget): records shown, and the drainer
@@ -56,7 +56,7 @@ bool fastdrain_init(bool timed, bool wait_writers)
 	if (!fastshow_init(timed))
 		return false;
 	settle = wait_writers;
-	ring_copy = xmalloc(FAST_RING);
+	ring_copy = xmalloc(FAST_RING_BIG);
 	return true;
 }
 
@@ -171,7 +171,7 @@ static void consume(struct process *p, struct fastrec *f, uint64_t tail,
 		if (rec_record_at(ring_copy, f->l.ring, pos, end - pos, &h) <=
 		    0)
 			break;
-		fastshow_record(p, f, h);
+		fastshow_record(p, f, h, NULL);
 		records++;
 		f->counted += h->type != REC_PAD;
 		pos += h->size;
@@ -331,7 +331,8 @@ void fastdrain_full(struct task *t, struct process *p)
  * change while the tracer reads it: read once, its header first for
  * its size, then the whole of it, and only that copy used, its size
  * checked there again.  One that does not hold is said lost. */
-void fastdrain_sync(struct process *p, struct fastrec *f, uint64_t addr)
+void fastdrain_sync(struct process *p, struct fastrec *f, uint64_t addr,
+		    struct memsrc *live)
 {
 	union {
 		struct rec_hdr h;
@@ -346,7 +347,7 @@ void fastdrain_sync(struct process *p, struct fastrec *f, uint64_t addr)
 		fastpoison_lost(p, 1);
 		return;
 	}
-	fastshow_record(p, f, &u.h);
+	fastshow_record(p, f, &u.h, live);
 }
 
 /* Every process's records shown: the bytes of ring consumed. */

@@ -48,6 +48,11 @@ struct iovec;
 #define FAST_NSHADOW 64
 #define FAST_DEPTH 512
 #define FAST_RING (256u << 10)
+/* The ring under big limits (fast.c, ring_bytes): -s or -A at least
+ * these. */
+#define FAST_RING_BIG (4u << 20)
+#define FAST_BIG_STRLEN 4096
+#define FAST_BIG_ARRAYLEN 256
 /* Threads whose TLS pointer is known, per process. */
 #define FAST_THREADS 256
 /* Pages where a direct copy faulted, kept out of the table. */
@@ -199,8 +204,11 @@ void fastdrain_settled(struct process *p, const struct task *self, int rounds);
 void fastdrain_full(struct task *t, struct process *p);
 
 /* Show the record that a writer of P (recorder F) built on its stack,
- * at ADDR, after the ring's. */
-void fastdrain_sync(struct process *p, struct fastrec *f, uint64_t addr);
+ * at ADDR, after the ring's.  LIVE (or NULL) reads the memory of the
+ * writer's thread, stopped at the trap: a record whose copies did not fit
+ * (REC_CALL_LIVE, REC_RETURN_LIVE) is shown from it. */
+void fastdrain_sync(struct process *p, struct fastrec *f, uint64_t addr,
+		    struct memsrc *live);
 
 /* ---- fastbt.c ---- */
 
@@ -232,9 +240,11 @@ bool fastshow_init(bool timed);
 void fastshow_clock_point(void);
 
 /* Show H, a record of P (recorder F) whose size was checked, as a call
- * or a return of the task it names; other types are skipped. */
+ * or a return of the task it names; other types are skipped.  A live
+ * one (REC_CALL_LIVE, REC_RETURN_LIVE: a synchronous record whose
+ * copies did not fit) reads LIVE, its thread's memory at the trap. */
 void fastshow_record(struct process *p, struct fastrec *f,
-		     const struct rec_hdr *h);
+		     const struct rec_hdr *h, struct memsrc *live);
 
 /* Reads of traced memory that no copy of a record held, so far. */
 unsigned long fastshow_misses(void);

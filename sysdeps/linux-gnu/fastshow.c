@@ -120,7 +120,7 @@ static void record_fpregs_from(const struct recmem *mem, const void *fpr,
 }
 
 static void fastshow_call(struct process *p, struct fastrec *f,
-			  const struct rec_call *c)
+			  const struct rec_call *c, struct memsrc *live)
 {
 	struct breakpoint *b = c->func < f->nfunc ?
 				       bpt_lookup(&p->bpts, f->stub[c->func]) :
@@ -133,6 +133,8 @@ static void fastshow_call(struct process *p, struct fastrec *f,
 	size_t used = c->used <= c->h.size - sizeof(*c) ? c->used : 0;
 	recregs_call(&regs, c, f->target[c->func]);
 	recmem_init(&rm, c + 1, used);
+	if (c->h.flags & REC_CALL_LIVE)
+		rm.live = live;
 	record_fpregs_from(&rm, NULL, 0);
 	struct callsite cs = { .mem = &rm.mem,
 			       .regs = &regs.r,
@@ -187,7 +189,7 @@ static void record_errnos(const struct rec_return *r, struct rec_stop *s,
 }
 
 static void fastshow_return(struct process *p, struct fastrec *f,
-			    const struct rec_return *r)
+			    const struct rec_return *r, struct memsrc *live)
 {
 	struct task *t = fastrec_task_of(p, f, r->thread);
 	if (!t)
@@ -215,6 +217,8 @@ static void fastshow_return(struct process *p, struct fastrec *f,
 	size_t used = r->used <= r->h.size - sizeof(*r) ? r->used : 0;
 	recregs_return(&regs, r);
 	recmem_init(&rm, r + 1, used);
+	if (r->h.flags & REC_RETURN_LIVE)
+		rm.live = live;
 	record_fpregs_from(&rm, r->fret, sizeof(r->fret));
 	struct rec_stop st = { .cs = { .mem = &rm.mem,
 				       .regs = &regs.r,
@@ -227,10 +231,10 @@ static void fastshow_return(struct process *p, struct fastrec *f,
 }
 
 void fastshow_record(struct process *p, struct fastrec *f,
-		     const struct rec_hdr *h)
+		     const struct rec_hdr *h, struct memsrc *live)
 {
 	if (h->type == REC_CALL && h->size >= sizeof(struct rec_call))
-		fastshow_call(p, f, (const struct rec_call *)h);
+		fastshow_call(p, f, (const struct rec_call *)h, live);
 	else if (h->type == REC_RETURN && h->size >= sizeof(struct rec_return))
-		fastshow_return(p, f, (const struct rec_return *)h);
+		fastshow_return(p, f, (const struct rec_return *)h, live);
 }

@@ -131,7 +131,7 @@ static bool blob_trap(struct task *t, struct process *p, struct fastrec *f,
 		return true;
 	}
 	if (in_blob(f, ip, rec_blob_trap_sync)) {
-		fastdrain_sync(p, f, recregs_trap_arg(regs));
+		fastdrain_sync(p, f, recregs_trap_arg(regs), m);
 		return true;
 	}
 	if (in_blob(f, ip, rec_blob_trap_lost))

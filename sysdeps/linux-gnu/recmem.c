@@ -46,20 +46,42 @@ static bool covers(const struct plan_chunk *ch, uint64_t a)
 	return ch->addr < USER_END && a >= ch->addr && a - ch->addr < ch->len;
 }
 
-/* The chunk holding the byte at A that runs furthest past it. */
-static const struct plan_chunk *holding(const struct recmem *m, uint64_t a)
+/* Whether CH holds all of [A, A + LEN). */
+static bool holds(const struct plan_chunk *ch, uint64_t a, size_t len)
+{
+	return ch && covers(ch, a) && len <= ch->addr + ch->len - a;
+}
+
+/* The chunk holding the bytes at A: one of the last two that served,
+ * when it holds all LEN of them (a writev's iovec array and its strings'
+ * runs, read in turns: no search through a thousand chunks per read),
+ * else the one that runs furthest past A. */
+static const struct plan_chunk *holding(struct recmem *m, uint64_t a,
+					size_t len)
 {
 	const struct plan_chunk *best = NULL;
 	const struct plan_chunk *ch;
 
 	if (m->only) /* most records: one string */
 		return covers(m->only, a) ? m->only : NULL;
+	if (holds(m->hot[0], a, len))
+		return m->hot[0];
+	if (holds(m->hot[1], a, len)) {
+		best = m->hot[1];
+		m->hot[1] = m->hot[0];
+		m->hot[0] = best;
+		return best;
+	}
 	for (size_t off = 0; (ch = chunk_at(m->chunks, m->size, off));
 	     off += plan_chunk_size(ch->len)) {
 		if (!covers(ch, a))
 			continue;
 		if (!best || ch->addr + ch->len > best->addr + best->len)
 			best = ch;
+	}
+	if (best) {
+		m->hot[1] = m->hot[0];
+		m->hot[0] = best;
 	}
 	return best;
 }
@@ -102,9 +124,11 @@ static size_t recmem_read(struct memsrc *ms, uint64_t addr, void *buf,
 	const struct plan_chunk *last = NULL;
 	size_t pos = 0;
 
+	if (m->live && addr < USER_END)
+		return memsrc_read(m->live, addr, buf, len);
 	while (pos < len && addr + pos >= addr) {
 		uint64_t a = addr + pos;
-		const struct plan_chunk *ch = holding(m, a);
+		const struct plan_chunk *ch = holding(m, a, len - pos);
 		if (!ch)
 			break;
 		size_t n = ch->addr + ch->len - a;

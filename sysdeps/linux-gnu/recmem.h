@@ -28,7 +28,13 @@ struct recmem {
 	/* The one chunk of user memory, when there is one alone: reads
 	 * need not search */
 	const struct plan_chunk *only;
+	/* The last two chunks that served a read (recmem.c, holding). */
+	const struct plan_chunk *hot[2];
 	unsigned long misses;
+	/* When not NULL, the memory of the record's thread, stopped where
+	 * the record was made (a record whose copies did not fit, read at
+	 * its trap): every read of the program's memory goes there. */
+	struct memsrc *live;
 };
 
 /* Serve the SIZE bytes of chunks at CHUNKS (not copied: they must

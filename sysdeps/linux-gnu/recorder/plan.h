@@ -55,7 +55,19 @@ enum plan_opcode {
 	/* Record the floating point argument registers (128 bytes, as a
 	 * chunk whose address is PLAN_FPR_ADDR). */
 	PLAN_FPR,
+	/* A loop over an array's elements (writev's iovecs): the A
+	 * instructions after this one (its body) run once per element, for
+	 * I from 0 to min(r[len], C, PLAN_LOOP_MAX), each time with
+	 * r[dst] = r[src] + I * B; the plan goes on after the body.  The
+	 * count is read once, before the first run.  A body that is empty,
+	 * runs past the plan's end, or holds an instruction that is not
+	 * valid or another PLAN_LOOP ends the plan here. */
+	PLAN_LOOP,
 };
+
+/* The most runs of a loop's body: a count above it is cut there (and
+ * the record says so, as when its room ran out). */
+#define PLAN_LOOP_MAX (1u << 20)
 
 /* PLAN_ARG's words for the return value (a return plan runs with the
  * argument registers of the entry and these).  A return plan reads no

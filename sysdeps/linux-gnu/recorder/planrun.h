@@ -61,6 +61,9 @@ struct plan_state {
 	struct plan_pending run[PLAN_RUN_MAX];
 	unsigned nrun;
 	uint64_t lo, hi, run_bytes; /* run_bytes: its chunks, apart */
+	/* A copy was cut, a chunk left out or a loop cut at PLAN_LOOP_MAX:
+	 * the record holds less than the plan asked for. */
+	int cut;
 };
 
 static inline uint64_t plan_min(uint64_t a, uint64_t b)
@@ -90,8 +93,10 @@ static inline unsigned char *plan_chunk_open(struct plan_state *s,
 {
 	uint64_t left = s->room - s->used;
 
-	if (s->room < s->used || left < sizeof(struct plan_chunk))
+	if (s->room < s->used || left < sizeof(struct plan_chunk)) {
+		s->cut = 1;
 		return 0;
+	}
 	*max = plan_min((left - sizeof(struct plan_chunk)) & ~7ull,
 			PLAN_LEN_MAX & ~7ull);
 	struct plan_chunk *ch = (struct plan_chunk *)(s->out + s->used);
@@ -109,6 +114,7 @@ static inline void plan_chunk_close(struct plan_state *s, uint64_t len,
 
 	ch->len = (uint32_t)len;
 	ch->wanted = (uint32_t)wanted | (cut ? PLAN_CHUNK_CUT : 0);
+	s->cut |= cut;
 	if (len & 7) {
 		plan_word *w = (plan_word *)(data + (len & ~7ull));
 		*w &= (1ull << (8 * (len & 7))) - 1;
@@ -308,7 +314,7 @@ static inline uint64_t plan_muladd(const struct plan_op *op, uint64_t x)
  * the end of the plan otherwise. */
 static inline int plan_op_valid(const struct plan_op *op)
 {
-	return op->op != PLAN_END && op->op <= PLAN_FPR &&
+	return op->op != PLAN_END && op->op <= PLAN_LOOP &&
 	       op->dst < PLAN_NREGS && op->src < PLAN_NREGS &&
 	       op->len < PLAN_NREGS;
 }
@@ -350,6 +356,45 @@ static inline void plan_step(struct plan_state *s, const struct plan_op *op)
 	}
 }
 
+/* The length of the body of the PLAN_LOOP at PLAN[I], or 0 when the
+ * plan must end there (plan.h). */
+static inline unsigned plan_loop_body(const struct plan_op *plan, unsigned i)
+{
+	uint32_t n = plan[i].a;
+
+	if (!n || n > PLAN_MAX_OPS - 1 - i)
+		return 0;
+	for (unsigned j = i + 1; j <= i + n; j++)
+		if (!plan_op_valid(&plan[j]) || plan[j].op == PLAN_LOOP)
+			return 0;
+	return n;
+}
+
+/* The runs of LOOP's body: min(count, C), at most PLAN_LOOP_MAX. */
+static inline uint64_t plan_loop_runs(const struct plan_op *loop,
+				      uint64_t count)
+{
+	return plan_min(plan_min(count, loop->c), PLAN_LOOP_MAX);
+}
+
+/* Run the N instructions after LOOP once per element; stop once a copy
+ * was cut (the record's room is used up). */
+static inline void plan_loop(struct plan_state *s, const struct plan_op *loop,
+			     unsigned n)
+{
+	uint64_t count = s->r[loop->len];
+	uint64_t runs = plan_loop_runs(loop, count);
+	uint64_t base = s->r[loop->src];
+
+	for (uint64_t k = 0; k < runs && !s->cut; k++) {
+		s->r[loop->dst] = base + k * loop->b;
+		for (unsigned j = 1; j <= n; j++)
+			plan_step(s, &loop[j]);
+	}
+	if (plan_min(count, loop->c) > PLAN_LOOP_MAX)
+		s->cut = 1;
+}
+
 /* Run PLAN for a call whose integer argument registers are ARGS[0..5]
  * (in the calling convention's order), with ARGS[6..7] the return
  * value's two integer registers (for a return plan; 0 at the entry),
@@ -362,11 +407,13 @@ static inline void plan_step(struct plan_state *s, const struct plan_op *op)
  * (PLAN_ARG with A >= 6) are read through COPY at SP + 8 + 8 * (A - 6).
  * A chunk never runs past ROOM: a copy that would is cut, its WANTED
  * says what was asked and carries PLAN_CHUNK_CUT; a chunk whose header
- * does not fit is left out. */
-static inline uint64_t plan_run(const struct plan_op *plan,
-				const uint64_t args[8], uint64_t sp,
-				const void *fpr, void *out, uint64_t room,
-				plan_copy_fn copy, void *ctx)
+ * does not fit is left out.  *CUT (when CUT is not NULL) says whether
+ * either happened, or a loop was cut at PLAN_LOOP_MAX: the record then
+ * holds less than the plan asked for. */
+static inline uint64_t plan_run_cut(const struct plan_op *plan,
+				    const uint64_t args[8], uint64_t sp,
+				    const void *fpr, void *out, uint64_t room,
+				    plan_copy_fn copy, void *ctx, int *cut)
 {
 	struct plan_state s;
 
@@ -384,10 +431,30 @@ static inline uint64_t plan_run(const struct plan_op *plan,
 	s.ctx = ctx;
 	s.nrun = 0;
 	s.lo = s.hi = s.run_bytes = 0;
-	for (unsigned i = 0; i < PLAN_MAX_OPS && plan_op_valid(&plan[i]); i++)
-		plan_step(&s, &plan[i]);
+	s.cut = 0;
+	for (unsigned i = 0; i < PLAN_MAX_OPS && plan_op_valid(&plan[i]);) {
+		unsigned n = 0;
+		if (plan[i].op == PLAN_LOOP && !(n = plan_loop_body(plan, i)))
+			break;
+		if (n)
+			plan_loop(&s, &plan[i], n);
+		else
+			plan_step(&s, &plan[i]);
+		i += 1 + n;
+	}
 	plan_flush(&s);
+	if (cut)
+		*cut = s.cut;
 	return s.used;
+}
+
+/* plan_run_cut without telling whether the chunks were cut. */
+static inline uint64_t plan_run(const struct plan_op *plan,
+				const uint64_t args[8], uint64_t sp,
+				const void *fpr, void *out, uint64_t room,
+				plan_copy_fn copy, void *ctx)
+{
+	return plan_run_cut(plan, args, sp, fpr, out, room, copy, ctx, 0);
 }
 
 /* The most bytes a chunk-making instruction OP appends: PLAN_UNBOUNDED
@@ -409,20 +476,38 @@ static inline uint64_t plan_op_bound(const struct plan_op *op)
 	return 0;
 }
 
+static inline uint64_t plan_add_sat(uint64_t a, uint64_t b)
+{
+	return a + b < a ? PLAN_UNBOUNDED : a + b;
+}
+
+static inline uint64_t plan_mul_sat(uint64_t a, uint64_t b)
+{
+	return b && a > PLAN_UNBOUNDED / b ? PLAN_UNBOUNDED : a * b;
+}
+
 /* The most bytes plan_run can append for PLAN, whatever the call's
- * registers and memory: the recorder reserves it in the ring before
- * running the plan, and then no chunk is ever cut.  PLAN_UNBOUNDED when
- * a PLAN_MEM has A = 0 (the tracer's compiler never emits one).  Reads
- * the same instructions plan_run would run. */
+ * registers and memory, or PLAN_UNBOUNDED for that much or more (a
+ * PLAN_MEM with A = 0, which the tracer's compiler never emits; loops
+ * of huge counts).  The recorder reserves it in the ring, at most a
+ * record's room, before running the plan: within the bound, no chunk is
+ * ever cut.  Reads the same instructions plan_run would run. */
 static inline uint64_t plan_bound(const struct plan_op *plan)
 {
 	uint64_t sum = 0;
 
-	for (unsigned i = 0; i < PLAN_MAX_OPS && plan_op_valid(&plan[i]); i++) {
-		uint64_t b = plan_op_bound(&plan[i]);
-		if (b == PLAN_UNBOUNDED)
-			return PLAN_UNBOUNDED;
-		sum += b;
+	for (unsigned i = 0; i < PLAN_MAX_OPS && plan_op_valid(&plan[i]);) {
+		unsigned n = 0;
+		uint64_t b = 0;
+		if (plan[i].op == PLAN_LOOP && !(n = plan_loop_body(plan, i)))
+			break;
+		for (unsigned j = i + (n ? 1 : 0); j <= i + n; j++)
+			b = plan_add_sat(b, plan_op_bound(&plan[j]));
+		if (n)
+			b = plan_mul_sat(b,
+					 plan_loop_runs(&plan[i], UINT64_MAX));
+		sum = plan_add_sat(sum, b);
+		i += 1 + n;
 	}
 	return sum;
 }

@@ -7,7 +7,7 @@
 #include "rectramp.h"
 
 #define PAGE 4096ull
-#define RECORD_MAX (64ull << 10)
+#define RECORD_MAX (1ull << 20)
 #define STACK_SPAN (8ull << 20)
 
 uint64_t rec_max_record(const struct rec_layout *l)

@@ -45,7 +45,7 @@ int rec_layout_init(struct rec_layout *l, uint32_t nfunc, uint64_t plan_bytes,
  * call whose plan's bound is larger would have its copies cut. */
 uint64_t rec_max_record(const struct rec_layout *l);
 /* Fill S, the configuration of the region L at BASE in process PID
- * (max_record a quarter of the ring, at most 64 KiB; stack_span 8 MiB;
+ * (max_record a quarter of the ring, at most 1 MiB; stack_span 8 MiB;
  * time stamps on; the readable ranges' table empty: every copy by system
  * call); the counters, head and tail start at 0. */
 void rec_shared_init(struct rec_shared *s, const struct rec_layout *l,

@@ -386,18 +386,59 @@ static void end(struct rec_shared *s, struct rec_res *res, struct rec_hdr *h,
 	pending_add(res->sh, -1);
 }
 
-/* The chunks of F's plan into R, within ROOM bytes. */
-static void run_plan(struct rec_shared *s, const struct rec_func *fn,
-		     struct rec_frame *f, struct rec_call *r, uint64_t room)
+/* The chunks of F's plan into R, within ROOM bytes: whether they were
+ * cut there. */
+static int run_plan(struct rec_shared *s, const struct rec_func *fn,
+		    struct rec_frame *f, struct rec_call *r, uint64_t room)
 {
 	uint64_t args[8] = { 0 };
+	int cut = 0;
 	for (int i = 0; i < 6; i++)
 		args[i] = f->gpr[i];
-	r->used = (uint32_t)plan_run((const struct plan_op *)fn->plan, args,
-				     rec_frame_sp(f), f->fpr, r + 1, room,
-				     copy_mem, s);
+	r->used = (uint32_t)plan_run_cut((const struct plan_op *)fn->plan, args,
+					 rec_frame_sp(f), f->fpr, r + 1, room,
+					 copy_mem, s, &cut);
 	if (room < fn->bound)
 		r->h.flags |= REC_CALL_CUT;
+	return cut;
+}
+
+/* A record whose copies did not fit (its bytes are more than a record
+ * holds, DESIGN.md "Fetch plans"): RES's room in the ring given back
+ * and the record's head, HEAD bytes at H, moved into BUF, which the
+ * tracer reads at rec_blob_trap_sync while the thread waits there, the
+ * memory as the plan found it: the tracer reads it then, not from
+ * chunks.  Its position is a synchronous record's. */
+static struct rec_hdr *go_live(struct rec_shared *s, struct rec_res *res,
+			       struct rec_hdr *h, uint64_t head,
+			       union rec_sync_buf *buf)
+{
+	if (res->sync)
+		return h;
+	memcpy(buf, h, head);
+	give_back(s, res->pos, res->len, 0);
+	res->sync = 1;
+	res->pos = REC_SYNC_BIT |
+		   __atomic_add_fetch(&s->sync_seq, 1, __ATOMIC_RELAXED);
+	return &buf->call.h;
+}
+
+/* R, a call whose copies did not fit, made live (go_live): with only
+ * its floating point registers' chunk (F's), which the tracer cannot
+ * read at the trap. */
+static struct rec_call *call_live(struct rec_shared *s, struct rec_res *res,
+				  struct rec_call *r, union rec_sync_buf *buf,
+				  struct rec_frame *f)
+{
+	struct plan_op ops[2];
+	uint64_t args[8] = { 0 };
+	r = (struct rec_call *)go_live(s, res, &r->h, sizeof(*r), buf);
+	memset(ops, 0, sizeof(ops));
+	ops[0].op = PLAN_FPR;
+	r->h.flags |= REC_CALL_LIVE;
+	r->used = (uint32_t)plan_run(ops, args, 0, f->fpr, r + 1, REC_SYNC_ROOM,
+				     copy_mem, s);
+	return r;
 }
 
 /* The time stamp, when the tracer wants one (rdtsc alone takes about
@@ -509,8 +550,8 @@ uint64_t rec_enter(struct rec_frame *f)
 	fill_call(s, r, f, idx, tail ? tail_site(res.sh, sp) : *ret_word);
 	if (tail)
 		r->h.flags |= REC_CALL_TAIL;
-	if (fn->plan)
-		run_plan(s, fn, f, r, room);
+	if (fn->plan && run_plan(s, fn, f, r, room))
+		r = call_live(s, &res, r, &buf, f);
 	int hooked = want && hook(s, res.sh, r, res.pos, err);
 	/* A tail call from the hooked call on top (same stack pointer)
 	 * returns with it, in one record; with a return plan, it gets an
@@ -569,24 +610,27 @@ static void fill_return(const struct rec_shared *s, struct rec_return *r,
 /* The chunks of the return plan of E's function after R's, within ROOM
  * bytes in all: with the argument registers of the entry E and the
  * return value's. */
-static void run_rplan(struct rec_shared *s, const struct rec_shadow_entry *e,
-		      const struct rec_rframe *f, struct rec_return *r,
-		      uint64_t room)
+static int run_rplan(struct rec_shared *s, const struct rec_shadow_entry *e,
+		     const struct rec_rframe *f, struct rec_return *r,
+		     uint64_t room)
 {
 	const struct rec_func *fn = (const struct rec_func *)s->ftab + e->func;
 	uint64_t args[8];
+	int cut = 0;
 	if (!fn->rplan)
-		return;
+		return 0;
 	for (int i = 0; i < 6; i++)
 		args[i] = e->args[i];
 	args[6] = f->ret[0];
 	args[7] = f->ret[1];
 	room -= r->used;
-	r->used += (uint32_t)plan_run((const struct plan_op *)fn->rplan, args,
-				      e->sp, 0, (char *)(r + 1) + r->used, room,
-				      copy_mem, s);
+	r->used += (uint32_t)plan_run_cut((const struct plan_op *)fn->rplan,
+					  args, e->sp, 0,
+					  (char *)(r + 1) + r->used, room,
+					  copy_mem, s, &cut);
 	if (room < fn->rbound)
 		r->h.flags |= REC_RETURN_CUT;
+	return cut;
 }
 
 /* The bytes the return plans of E and of the entries under it on SH's
@@ -686,10 +730,16 @@ uint64_t rec_leave(struct rec_rframe *f)
 				REC_SYNC_ROOM -
 					(kroom ? sizeof(struct rec_stack) : 0));
 	fill_return(s, r, f, &e, sp, err);
-	run_rplan(s, &e, f, r, room);
+	int cut = run_rplan(s, &e, f, r, room);
 	/* The calls that tail-called it return too: innermost first. */
 	while (shadow_pop(s, res.sh, sp, &e, 1))
-		run_rplan(s, &e, f, r, room);
+		cut |= run_rplan(s, &e, f, r, room);
+	if (cut) {
+		r = (struct rec_return *)go_live(s, &res, &r->h, sizeof(*r),
+						 &buf);
+		r->h.flags |= REC_RETURN_LIVE;
+		r->used = 0;
+	}
 	uint64_t used = sizeof(*r) + r->used;
 	if (kroom)
 		used = stack_copy(s, &res, f, r, sp + 8, kroom);

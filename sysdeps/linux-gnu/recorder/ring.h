@@ -104,6 +104,10 @@ enum rec_call_flags {
 	REC_CALL_NOSHADOW = 4,
 	/* The plan stopped at the record's room (rec_shared.max_record). */
 	REC_CALL_CUT = 8,
+	/* The copies did not fit: a synchronous record, read while the
+	 * thread waits at rec_blob_trap_sync, whose memory the tracer reads
+	 * then; it holds the floating point registers' chunk only. */
+	REC_CALL_LIVE = 0x100,
 };
 
 /* A call, recorded at its entry.  The plan's chunks (struct plan_chunk
@@ -130,6 +134,8 @@ enum rec_return_flags {
 	REC_RETURN_ERRNO_ENTRY = 32,
 	/* A struct rec_stack follows the chunks (REC_OPT_STACK). */
 	REC_RETURN_STACK = 64,
+	/* As REC_CALL_LIVE: no chunks; the memory at the trap. */
+	REC_RETURN_LIVE = 0x100,
 };
 
 /* rec_shadow_entry.err_entry of a call whose errno was not read. */

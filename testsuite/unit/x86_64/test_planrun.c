@@ -283,7 +283,7 @@ static void test_hostile(void)
 	plan[3].src = PLAN_NREGS;
 	CHECK(run(plan, NULL, sizeof(outbuf)) == 2 * plan_chunk_size(1));
 	CHECK(plan_bound(plan) == 2 * plan_chunk_size(1));
-	plan[3] = op(PLAN_FPR + 1, 0, 0, 0);
+	plan[3] = op(PLAN_LOOP + 1, 0, 0, 0);
 	CHECK(run(plan, NULL, sizeof(outbuf)) == 2 * plan_chunk_size(1));
 	plan[3] = op(PLAN_MEM, 0, 0, 0); /* A = 0: no bound but the room */
 	plan[4] = op(PLAN_END, 0, 0, 0);
@@ -299,6 +299,111 @@ static void test_hostile(void)
 	CHECK(used == 4096);
 }
 
+/* Whether some chunk of the last run's USED bytes holds [ADDR, ADDR +
+ * LEN) as memory has it. */
+static int covered(uint64_t used, uint64_t addr, uint32_t len)
+{
+	uint64_t off = 0;
+
+	while (off < used) {
+		const struct plan_chunk *ch = chunk_at(&off);
+		if (addr >= ch->addr && addr - ch->addr + len <= ch->len)
+			return !memcmp((const char *)(ch + 1) +
+					       (addr - ch->addr),
+				       mem + (addr - BASE), len);
+	}
+	return 0;
+}
+
+static uint64_t run_cut(const struct plan_op *plan, uint64_t room, int *cut)
+{
+	memset(outbuf, 0xa5, sizeof(outbuf));
+	return plan_run_cut(plan, args, SP, NULL, outbuf, room, fake_copy, NULL,
+			    cut);
+}
+
+/* PLAN_LOOP over writev's iovecs: each element's string copied, as many
+ * as the count register says up to C; the bound is C bodies; a hostile
+ * loop (no body, a body past the end or holding a loop, a bad register)
+ * ends the plan; a count past PLAN_LOOP_MAX and a full room say cut. */
+static void test_loop(void)
+{
+	uint64_t iov[10] = {
+		BASE + 900, 3, BASE + 903, 2,	       HOLE - 2,
+		5,	    1, 3,	   BASE + 950, 0xffffffffffULL
+	};
+	memset(mem, 0, MEMSZ);
+	put(BASE + 800, iov, sizeof(iov));
+	memcpy(mem + 900, "abcde", 5);
+	memcpy(mem + (HOLE - 2 - BASE), "xy", 2);
+	memcpy(mem + 950, "long", 4);
+	args[0] = BASE + 800;
+	args[1] = 4;
+	struct plan_op plan[] = {
+		op(PLAN_ARG, 0, 0, 0),	  op(PLAN_ARG, 1, 0, 1),
+		op(PLAN_FIXED, 0, 0, 80), op(PLAN_LOOP, 2, 0, 3),
+		op(PLAN_LOAD, 3, 2, 0),	  op(PLAN_LOAD, 4, 2, 8),
+		op(PLAN_MEM, 0, 3, 100),  op(PLAN_END, 0, 0, 0),
+	};
+	plan[3].len = 1;
+	plan[3].b = 16;
+	plan[3].c = 5;
+	plan[6].len = 4;
+	int cut = 0;
+	uint64_t used = run_cut(plan, sizeof(outbuf), &cut);
+	CHECK(!cut && used <= plan_bound(plan));
+	CHECK(plan_bound(plan) ==
+	      plan_chunk_size(80) + 5 * plan_chunk_size(100));
+	CHECK(covered(used, BASE + 800, 80) && covered(used, BASE + 900, 3) &&
+	      covered(used, BASE + 903, 2) && covered(used, HOLE - 2, 2));
+	CHECK(!covered(used, BASE + 950, 1)); /* the fifth: past the count */
+	/* a count above C: C runs; the fifth string up to A */
+	args[1] = UINT64_MAX;
+	used = run_cut(plan, sizeof(outbuf), &cut);
+	CHECK(!cut && covered(used, BASE + 950, 4) && used <= plan_bound(plan));
+	/* a bad array pointer: its words read as zero, nothing copied */
+	args[0] = 8;
+	used = run_cut(plan, sizeof(outbuf), &cut);
+	CHECK(used == sizeof(struct plan_chunk));
+	args[0] = BASE + 800;
+	/* the room runs out: cut, and the loop stops there */
+	used = run_cut(plan, plan_chunk_size(80) + 40, &cut);
+	CHECK(cut && used <= plan_chunk_size(80) + 40);
+	/* hostile loops end the plan before the loop */
+	uint64_t before = plan_chunk_size(80);
+	plan[3].a = 0;
+	CHECK(run_cut(plan, sizeof(outbuf), &cut) == before && !cut);
+	CHECK(plan_bound(plan) == before);
+	plan[3].a = PLAN_MAX_OPS; /* past the plan's end */
+	CHECK(run_cut(plan, sizeof(outbuf), &cut) == before);
+	CHECK(plan_bound(plan) == before);
+	plan[3].a = 3;
+	plan[5] = op(PLAN_LOOP, 2, 0, 1);
+	CHECK(run_cut(plan, sizeof(outbuf), &cut) == before);
+	plan[5] = op(PLAN_LOAD, 4, 2, 8);
+	plan[4].dst = PLAN_NREGS;
+	CHECK(run_cut(plan, sizeof(outbuf), &cut) == before);
+	plan[4].dst = 3;
+	/* huge lengths: the bound saturates nowhere, is C bodies of A */
+	plan[3].c = UINT64_MAX;
+	plan[6].a = 0xffffffffu;
+	CHECK(plan_bound(plan) ==
+	      before + (uint64_t)PLAN_LOOP_MAX * plan_chunk_size(PLAN_LEN_MAX));
+	/* a count past PLAN_LOOP_MAX, a body that copies nothing: cut */
+	struct plan_op spin[] = {
+		op(PLAN_ARG, 1, 0, 1),
+		op(PLAN_LOOP, 2, 0, 1),
+		op(PLAN_MULADD, 3, 2, 1),
+		op(PLAN_END, 0, 0, 0),
+	};
+	spin[1].len = 1;
+	spin[1].c = UINT64_MAX;
+	args[1] = PLAN_LOOP_MAX + 1ull;
+	CHECK(run_cut(spin, sizeof(outbuf), &cut) == 0 && cut);
+	args[1] = 1000;
+	CHECK(run_cut(spin, sizeof(outbuf), &cut) == 0 && !cut);
+}
+
 /* Random plans over random memory: never past the bound, never past
  * the room, chunks well formed. */
 static void test_random(void)
@@ -309,11 +414,13 @@ static void test_random(void)
 	for (int round = 0; round < 2000; round++) {
 		struct plan_op plan[PLAN_MAX_OPS];
 		for (int i = 0; i < PLAN_MAX_OPS; i++) {
-			plan[i] = op((uint8_t)(1 + rand() % PLAN_FPR),
+			plan[i] = op((uint8_t)(1 + rand() % PLAN_LOOP),
 				     (uint8_t)(rand() % PLAN_NREGS),
 				     (uint8_t)(rand() % PLAN_NREGS),
 				     (uint32_t)(rand() % 600));
 			plan[i].len = (uint8_t)(rand() % PLAN_NREGS);
+			if (plan[i].op == PLAN_LOOP)
+				plan[i].a %= 8;
 			plan[i].b = BASE + (uint64_t)(rand() % MEMSZ);
 			plan[i].c = rand() % 2 ? 0 : (uint64_t)(rand() % 700);
 		}
@@ -347,6 +454,7 @@ int main(void)
 	test_xmm();
 	test_room();
 	test_hostile();
+	test_loop();
 	test_random();
 	CHECK(copies > 0);
 	return check_exit();
