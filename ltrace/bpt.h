@@ -81,6 +81,8 @@ struct bpt_entry {
 	bool returns;
 	bool ifunc;
 	bool fast_unwind;
+	uint64_t size;	   /* the symbol's bytes (0: unknown) */
+	bool fast_refused; /* --fast: its entry stays a breakpoint */
 };
 
 /* BPT_SITE: the instruction's length (a call returns to addr + LEN) and

@@ -39,10 +39,9 @@ bool fast_init(const struct options *o)
 {
 	if (!o->fast)
 		return false;
-	if (o->nentries || o->where) {
-		error_msg("--fast: %s needs a stop at each call; "
-			  "tracing in ptrace mode",
-			  o->nentries ? "-x" : "-w");
+	if (o->where) {
+		error_msg("--fast: -w needs a stop at each call; "
+			  "tracing in ptrace mode");
 		return false;
 	}
 	bool timed = o->time_mode || o->relative || o->time_spent ||
@@ -220,10 +219,9 @@ static bool in_call(const struct process *p, const struct breakpoint *b)
 
 /* Fill function entry I for B: its plans (the entry's, then the
  * return's unless it copies nothing), then its table entry. */
-static int fill_function(struct process *p, struct fastrec *f, uint32_t i,
-			 const struct breakpoint *b,
-			 const struct fetch_plan *fp,
-			 const struct fetch_plan *rp, uint64_t target)
+int fastrec_fill(struct process *p, struct fastrec *f, uint32_t i,
+		 const struct breakpoint *b, const struct fetch_plan *fp,
+		 const struct fetch_plan *rp, uint64_t target)
 {
 	struct plan_op ops[2 * PLAN_MAX_OPS];
 	size_t n = fp->nops, rn = rp->bound ? rp->nops : 0;
@@ -275,30 +273,10 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 	if (!bound_yet(p, b, target) || in_call(p, b))
 		return false; /* lazy binding: the next call will tell */
 	struct fetch_plan fp, rp;
-	const char *why = NULL;
 	struct slot_use u = { b->call.got, false };
 	bpt_foreach(&p->bpts, find_site, &u);
-	if (never_recorded(b->call.name))
-		why = "it returns twice";
-	else if (u.used)
-		why = "call sites use its GOT slot";
-	else if (plan_compile(b->call.proto, &limits, &fp, &rp, &why) < 0)
-		;
-	else if (!fastrec_mapped(p) &&
-		 (fastrec_of(p)->failed || setup(t, p->fast, regs)))
-		why = "no recorder in this process";
-	else if (p->fast->broken)
-		why = "its recorder was given up";
-	else if (p->fast->nfunc == FAST_NFUNC)
-		why = "the function table is full";
-	else if (fp.bound + sizeof(struct rec_call) >
-			 rec_max_record(&p->fast->l) ||
-		 rp.bound + sizeof(struct rec_return) >
-			 rec_max_record(&p->fast->l))
-		/* Its copies would be cut at the record's room, and show
-		 * less than a stop does (-s 9999999 bounds each string of
-		 * writev's iovecs at 9999999 bytes, whatever they hold). */
-		why = "its copies may not fit in a record";
+	const char *why = u.used ? "call sites use its GOT slot" :
+				   fastrec_refusal(t, b, regs, &fp, &rp);
 	if (why) {
 		debug_msg(DEBUG_GENERAL, "--fast: %s stays in ptrace mode: %s",
 			  b->call.name, why);
@@ -310,7 +288,8 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 	if (errcond_reads(b->call.proto))
 		errno_late(p, f);
 	uint64_t tramp = f->base + f->l.tramp + (uint64_t)i * REC_TRAMP_SIZE;
-	if (fill_function(p, f, i, b, &fp, &rp, target) ||
+	target = fastentry_copy(p, target);
+	if (fastrec_fill(p, f, i, b, &fp, &rp, target) ||
 	    mem_write(p->procmem, b->call.got, &tramp, sizeof(tramp))) {
 		b->stub.fast_refused = true;
 		return false;
@@ -326,4 +305,32 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 	arch_set_ip(regs, tramp);
 	(void)tracee_set_regs(t->tid, regs);
 	return true;
+}
+
+const char *fastrec_refusal(struct task *t, const struct breakpoint *b,
+			    struct arch_regs *regs, struct fetch_plan *fp,
+			    struct fetch_plan *rp)
+{
+	struct process *p = process_mem(t->proc);
+	const char *why = NULL;
+	if (never_recorded(b->call.name))
+		why = "it returns twice";
+	else if (plan_compile(b->call.proto, &limits, fp, rp, &why) < 0)
+		;
+	else if (!fastrec_mapped(p) &&
+		 (fastrec_of(p)->failed || setup(t, p->fast, regs)))
+		why = "no recorder in this process";
+	else if (p->fast->broken)
+		why = "its recorder was given up";
+	else if (p->fast->nfunc == FAST_NFUNC)
+		why = "the function table is full";
+	else if (fp->bound + sizeof(struct rec_call) >
+			 rec_max_record(&p->fast->l) ||
+		 rp->bound + sizeof(struct rec_return) >
+			 rec_max_record(&p->fast->l))
+		/* Its copies would be cut at the record's room, and show
+		 * less than a stop does (-s 9999999 bounds each string of
+		 * writev's iovecs at 9999999 bytes, whatever they hold). */
+		why = "its copies may not fit in a record";
+	return why;
 }

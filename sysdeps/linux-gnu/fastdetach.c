@@ -260,8 +260,10 @@ void fast_release_child(int procmem, pid_t pid, const struct process *parent)
 	if (!f)
 		return;
 	for (uint32_t i = 0; i < f->nfunc; i++)
-		(void)mem_write(procmem, f->got[i], &f->target[i],
-				sizeof(f->target[i]));
+		if (f->got[i])
+			(void)mem_write(procmem, f->got[i], &f->target[i],
+					sizeof(f->target[i]));
+	fastentry_restore(procmem, f);
 	child_ring(f, pid, procmem);
 	fasttrap_exits_restore(procmem, f);
 	/* No tracer will fix a fault of the child's copies (its hooked
@@ -302,8 +304,10 @@ void fast_detach(struct process *p)
 		return;
 	fastdrain_drain(p);
 	for (uint32_t i = 0; i < f->nfunc; i++)
-		(void)mem_write(p->procmem, f->got[i], &f->target[i],
-				sizeof(f->target[i]));
+		if (f->got[i])
+			(void)mem_write(p->procmem, f->got[i], &f->target[i],
+					sizeof(f->target[i]));
+	fastentry_restore(p->procmem, f);
 	task_foreach(step_out, p);
 	fastdrain_drain(p);
 	uint64_t size = rec_shadow_size(f->l.depth);

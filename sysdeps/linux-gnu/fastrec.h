@@ -38,6 +38,7 @@
 
 struct arch_regs;
 struct iovec;
+struct fetch_plan;
 
 /* The region's shape: functions handed over, bytes of plans, threads
  * with hooked returns at once and hooked calls each, ring bytes. */
@@ -78,6 +79,10 @@ struct fastrec {
 	uint64_t stub[FAST_NFUNC];
 	uint64_t got[FAST_NFUNC];
 	uint64_t target[FAST_NFUNC];
+	/* A patched entry's (-x, fastentry.c; got 0): its original bytes,
+	 * how many the patch replaced (0: a stub's function). */
+	uint8_t xorig[FAST_NFUNC][16];
+	uint8_t xlen[FAST_NFUNC];
 	/* The ring as the drains left it (fastdrain.c). */
 	uint64_t tail;	     /* the ring's tail, as last stored */
 	bool broken;	     /* the ring was given up (fastpoison.c) */
@@ -232,6 +237,24 @@ void fasttrap_want_returns(struct task *t, struct memsrc *m,
 
 /* Write F's ways out as the blob has them, through PROCMEM: after an
  * trap of fast_leave's that a fork copied into a child. */
+/* fast.c: why B, hit by T with registers REGS, cannot be handed over
+ * (its name, its plans, which it compiles into FP and RP, the region,
+ * which it maps if needed), or NULL. */
+const char *fastrec_refusal(struct task *t, const struct breakpoint *b,
+			    struct arch_regs *regs, struct fetch_plan *fp,
+			    struct fetch_plan *rp);
+/* fast.c: function entry I of F for B, its plans FP and RP, going on
+ * at TARGET.  0 or -errno. */
+int fastrec_fill(struct process *p, struct fastrec *f, uint32_t i,
+		 const struct breakpoint *b, const struct fetch_plan *fp,
+		 const struct fetch_plan *rp, uint64_t target);
+/* fastentry.c: where a call to ADDR of P goes on: the relocated copy
+ * of a patched entry there (so that a stub's call to it makes one
+ * line), else ADDR. */
+uint64_t fastentry_copy(const struct process *p, uint64_t addr);
+/* fastentry.c: put back the bytes of P's patched entries through
+ * PROCMEM (the detach, a fork child let go). */
+void fastentry_restore(int procmem, const struct fastrec *f);
 void fasttrap_exits_restore(int procmem, const struct fastrec *f);
 
 #endif

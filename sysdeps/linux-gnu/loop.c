@@ -277,6 +277,8 @@ static void on_entry(struct task *t, struct breakpoint *b, struct bpt_stop *s)
 	if (read_ret(s->cs.mem, &s->regs, &ret) && !same_call(top, b, s, ret) &&
 	    (bpt_lookup(&p->bpts, ret) || entry_return_ok(p, s->cs.mem, ret))) {
 		bptproto_resolve(t, b);
+		if (fast_on && fast_take_entry(t, b, &s->regs))
+			return;
 		entered(t, b, s, &s->regs, ret);
 	}
 	retbp_run_entry(t, s->cs.mem, &s->regs, b);

@@ -14,9 +14,11 @@
  * C (the entry's rsp is 8 mod 16). */
 #define REC_FRAME_XMM 80
 #define REC_FRAME_SIZE 216
-/* struct rec_rframe, built by rec_return: rax, rdx, xmm0. */
+/* struct rec_rframe, built by rec_return: rax, rdx, xmm0, the other
+ * caller-saved general registers, and the return address's word. */
 #define REC_RFRAME_XMM0 16
-#define REC_RFRAME_SIZE 48
+#define REC_RFRAME_KEEP 32
+#define REC_RFRAME_SIZE 96
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>
@@ -50,10 +52,13 @@ _Static_assert(__builtin_offsetof(struct rec_frame, fpr) == REC_FRAME_XMM,
 struct rec_rframe {
 	uint64_t ret[2];  /* rax, rdx */
 	uint8_t fret[16]; /* xmm0 */
-	uint64_t pad[2];
+	uint64_t keep[7]; /* rcx rsi rdi r8 r9 r10 r11 */
+	uint64_t to;	  /* the entry's stack pointer: where to return */
 	/* Then the stack pointer after the return, one word above the
 	 * entry's. */
 };
+_Static_assert(__builtin_offsetof(struct rec_rframe, keep) == REC_RFRAME_KEEP,
+	       "rec_rframe.keep");
 _Static_assert(sizeof(struct rec_rframe) == REC_RFRAME_SIZE, "rec_rframe");
 
 /* The entry's stack pointer: where the return address was. */
