@@ -274,13 +274,15 @@ void fast_release_child(int procmem, pid_t pid, const struct process *parent)
 			sizeof(seq));
 }
 /* Step a stopped thread of process DATA out of the recorder's code (it
- * finishes its record first: the ring has room after the drain). */
+ * finishes its record first: the ring has room after the drain), then
+ * out of an entry cell (scratch, which the detach unmaps): one a
+ * record's way out leads to, or one the detach's rewind stepped into. */
 static void step_out(struct task *t, void *data)
 {
 	struct arch_regs r;
 	if (t->proc && process_mem(t->proc) == data && t->stopped &&
-	    !tracee_get_regs(t->tid, &r))
-		(void)fast_leave(t, NULL, &r);
+	    !tracee_get_regs(t->tid, &r) && fast_leave(t, NULL, &r))
+		(void)fastentry_leave_cell(t, fastrec_mapped(data), &r);
 }
 
 void fast_unmap(struct task *t, const struct arch_regs *saved)

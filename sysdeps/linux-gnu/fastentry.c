@@ -5,7 +5,7 @@
  * goes on at their relocated copy; the return is hooked as a stub's.
  * What cannot be patched safely keeps its breakpoint, the reason under
  * -D.  The breakpoint's int3 is byte 0: bytes 1..4 go first, then byte
- * 0, with no other thread running. */
+ * 0, with every other thread of the process stopped (fastworld.c). */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +17,7 @@
 #include "errcond.h"
 #include "fast.h"
 #include "fastrec.h"
+#include "fastworld.h"
 #include "fetchplan.h"
 #include "mem.h"
 #include "proc.h"
@@ -35,7 +36,6 @@
 struct scan {
 	const struct process *p;
 	const struct breakpoint *b;
-	uint64_t len;
 	const char *why;
 	uint8_t *bytes;
 };
@@ -51,7 +51,8 @@ static void scan_bpt(struct breakpoint *o, void *data)
 	if (o->kind == BPT_SITE) {
 		uint64_t slot = 0;
 		if (o->call.got &&
-		    !fastrec_read(s->p->pid, o->call.got, &slot, sizeof(slot)) &&
+		    !fastrec_read(s->p->pid, o->call.got, &slot,
+				  sizeof(slot)) &&
 		    slot == a)
 			s->why = "a call site's GOT slot holds it";
 		return;
@@ -67,19 +68,10 @@ static void scan_bpt(struct breakpoint *o, void *data)
 			       a + size - o->addr);
 }
 
-static void count_task(struct task *t, void *data)
-{
-	struct scan *s = data;
-	if (t->proc && process_mem(t->proc) == s->p)
-		s->len++;
-}
-
 /* Why B cannot be patched, before its plans are looked at. */
-static const char *early_refusal(struct task *t, struct process *p,
-				 const struct breakpoint *b,
+static const char *early_refusal(const struct breakpoint *b,
 				 const struct arch_regs *regs)
 {
-	struct scan s = { p, b, 0, NULL, NULL };
 	if (b->entry.ifunc)
 		return "an IFUNC resolver";
 	if (b->entry.returns)
@@ -90,11 +82,6 @@ static const char *early_refusal(struct task *t, struct process *p,
 		return "it is too large to decode";
 	if (!recregs_thread(regs))
 		return "the thread has no TCB";
-	task_foreach(count_task, &s);
-	/* XXX issue 28: stop the other threads for the patch's writes. */
-	if (s.len != 1)
-		return "other threads run";
-	(void)t;
 	return NULL;
 }
 
@@ -104,7 +91,7 @@ static const char *read_function(struct process *p, const struct breakpoint *b,
 				 uint8_t **out)
 {
 	uint8_t *bytes = xmalloc(b->entry.size);
-	struct scan s = { p, b, 0, NULL, bytes };
+	struct scan s = { p, b, NULL, bytes };
 	if (fastrec_read(p->pid, b->addr, bytes, b->entry.size)) {
 		free(bytes);
 		return "its bytes cannot be read";
@@ -148,8 +135,9 @@ static bool patch(struct task *t, struct process *p, struct fastrec *f,
 		why = "no scratch memory within reach";
 	if (!why)
 		(void)recpatch_plan(bytes, b->entry.size, b->addr, cell,
-				    f->nfunc, f->base + f->l.blob + rec_blob_xentry,
-				    &rp, &why);
+				    f->nfunc,
+				    f->base + f->l.blob + rec_blob_xentry, &rp,
+				    &why);
 	free(bytes);
 	if (why)
 		return refuse(b, why);
@@ -189,12 +177,23 @@ bool fast_take_entry(struct task *t, struct breakpoint *b,
 	if (!fastrec_enabled || !p || b->kind != BPT_ENTRY ||
 	    b->entry.fast_refused || !b->inserted || p->vfork_parent)
 		return false;
+	if (!fastworld_may_try(b))
+		return false;
 	struct fetch_plan fp, rp;
-	const char *why = early_refusal(t, p, b, regs);
+	const char *why = early_refusal(b, regs);
 	if (!why)
 		why = fastrec_refusal(t, b, regs, &fp, &rp);
 	if (why)
 		return refuse(b, why);
+	/* The other threads stay stopped until the loop has their reports:
+	 * none runs while the patch is written. */
+	why = fastworld_stop(t, p, b);
+	if (why) {
+		debug_msg(DEBUG_GENERAL, "--fast: %s not patched yet: %s",
+			  b->call.name, why);
+		fastworld_failed(b);
+		return false;
+	}
 	struct fastrec *f = p->fast;
 	uint32_t i = f->nfunc;
 	uint64_t cell;
@@ -232,9 +231,8 @@ void fastentry_restore(int procmem, const struct fastrec *f)
 	for (uint32_t i = 0; i < f->nfunc; i++) {
 		uint8_t now[RECPATCH_JMP_LEN];
 		int32_t rel;
-		if (!f->xlen[i] ||
-		    pread(procmem, now, sizeof(now), (off_t)f->stub[i]) !=
-			    sizeof(now))
+		if (!f->xlen[i] || pread(procmem, now, sizeof(now),
+					 (off_t)f->stub[i]) != sizeof(now))
 			continue;
 		memcpy(&rel, now + 1, sizeof(rel));
 		if (now[0] == 0xe9 &&
@@ -243,4 +241,39 @@ void fastentry_restore(int procmem, const struct fastrec *f)
 			(void)mem_write(procmem, f->stub[i], f->xorig[i],
 					f->xlen[i]);
 	}
+}
+
+/* The index of the patched entry of F whose cell holds IP, or -1. */
+static int cell_of(const struct fastrec *f, uint64_t ip)
+{
+	for (uint32_t i = 0; i < f->nfunc; i++)
+		if (f->xlen[i] &&
+		    ip - (f->target[i] - RECPATCH_COPY) < RECPATCH_CELL_SIZE)
+			return (int)i;
+	return -1;
+}
+
+bool fastentry_leave_head(struct task *t, const struct fastrec *f,
+			  struct arch_regs *r)
+{
+	int i = f ? cell_of(f, arch_ip(r)) : -1;
+	if (i < 0 ||
+	    !recpatch_head_undo(arch_ip(r) - (f->target[i] - RECPATCH_COPY),
+				f->stub[i], r))
+		return false;
+	return tracee_set_regs(t->tid, r) == 0;
+}
+
+bool fastentry_leave_cell(struct task *t, const struct fastrec *f,
+			  struct arch_regs *r)
+{
+	if (fastentry_leave_head(t, f, r))
+		return true;
+	/* In the relocated prologue: a few instructions, then the jump
+	 * back into the function. */
+	for (int k = 0;
+	     k < RECPATCH_CELL_SIZE && f && cell_of(f, arch_ip(r)) >= 0; k++)
+		if (tracee_step_trap(t) || tracee_get_regs(t->tid, r))
+			return false;
+	return true;
 }

@@ -255,6 +255,18 @@ uint64_t fastentry_copy(const struct process *p, uint64_t addr);
 /* fastentry.c: put back the bytes of P's patched entries through
  * PROCMEM (the detach, a fork child let go). */
 void fastentry_restore(int procmem, const struct fastrec *f);
+/* fastentry.c: T, stopped with registers R, in the head of one of F's
+ * entry cells (before rec_xentry): put back at the function's entry,
+ * to go through the cell again (a signal's handler first: no frame of
+ * it in the recorder, nor in scratch that a detach unmaps).  False if
+ * T is not there (or its registers could not be set). */
+bool fastentry_leave_head(struct task *t, const struct fastrec *f,
+			  struct arch_regs *r);
+/* fastentry.c: T out of any of F's entry cells: out of the head as
+ * above, or stepped out of the relocated prologue into the function.
+ * False if a step failed (T gone, or a fault). */
+bool fastentry_leave_cell(struct task *t, const struct fastrec *f,
+			  struct arch_regs *r);
 void fasttrap_exits_restore(int procmem, const struct fastrec *f);
 
 #endif

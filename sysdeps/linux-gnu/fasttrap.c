@@ -322,6 +322,8 @@ void fast_signal(struct task *t, int sig, struct arch_regs *regs)
 {
 	struct process *p = t->proc ? process_mem(t->proc) : NULL;
 	struct fastrec *f = fastrec_mapped(p);
+	if (fastentry_leave_head(t, f, regs))
+		return;
 	if (!f || !in_code(f, arch_ip(regs)) || !procfs_caught(t->tid, sig))
 		return;
 	if (!fast_leave(t, mem_bind(p->pid, p->procmem), regs))

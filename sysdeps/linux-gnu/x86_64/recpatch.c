@@ -48,8 +48,8 @@ static bool branch_target(const ZydisDecodedInstruction *zi,
 /* Whether a relative jump anywhere in the function lands in
  * (ADDR, ADDR + LEN): a linear decode, skipping a byte where none
  * decodes (data in the code, as far as it can tell). */
-static bool jumped_into(const ZydisDecoder *d, const uint8_t *fn,
-			size_t size, uint64_t addr, unsigned len)
+static bool jumped_into(const ZydisDecoder *d, const uint8_t *fn, size_t size,
+			uint64_t addr, unsigned len)
 {
 	ZydisDecodedInstruction zi;
 	ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
@@ -117,8 +117,8 @@ static const char *relocate(const ZydisDecodedInstruction *zi,
 		ZyanU64 abs;
 		if (ops[i].mem.base != ZYDIS_REGISTER_RIP ||
 		    zi->raw.disp.size != 32 ||
-		    !ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(zi, &ops[i], from,
-							   &abs)))
+		    !ZYAN_SUCCESS(
+			    ZydisCalcAbsoluteAddress(zi, &ops[i], from, &abs)))
 			return "an operand it cannot relocate";
 		int64_t disp = (int64_t)(abs - (cell + *at + zi->length));
 		if (!fits_i32(disp))
@@ -141,9 +141,9 @@ static void cell_head(struct recpatch *out, uint32_t index, uint64_t xentry)
 	out->copy = RECPATCH_COPY;
 }
 
-int recpatch_plan(const uint8_t *fn, size_t size, uint64_t addr,
-		  uint64_t cell, uint32_t index, uint64_t xentry,
-		  struct recpatch *out, const char **why)
+int recpatch_plan(const uint8_t *fn, size_t size, uint64_t addr, uint64_t cell,
+		  uint32_t index, uint64_t xentry, struct recpatch *out,
+		  const char **why)
 {
 	ZydisDecoder d;
 	ZydisDecodedInstruction zi;

@@ -16,13 +16,17 @@
 #ifndef LTRACE_X86_64_RECPATCH_H
 #define LTRACE_X86_64_RECPATCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch.h"
+
 #define RECPATCH_JMP_LEN 5
 #define RECPATCH_CELL_SIZE 64
-/* The relocated prologue's offset in the cell. */
+/* The relocated prologue's offset in the cell; the push's length. */
 #define RECPATCH_COPY 11
+#define RECPATCH_PUSH_LEN 5
 
 struct recpatch {
 	unsigned len;			  /* bytes of the function replaced */
@@ -38,8 +42,22 @@ struct recpatch {
  * prologue, a function too small, an operand or the way back out of
  * rel32 reach, or a jump anywhere in the function (a linear decode)
  * into the replaced bytes past the first. */
-int recpatch_plan(const uint8_t *fn, size_t size, uint64_t addr,
-		  uint64_t cell, uint32_t index, uint64_t xentry,
-		  struct recpatch *out, const char **why);
+int recpatch_plan(const uint8_t *fn, size_t size, uint64_t addr, uint64_t cell,
+		  uint32_t index, uint64_t xentry, struct recpatch *out,
+		  const char **why);
+
+/* A thread at offset OFF of a cell's head (before RECPATCH_COPY), its
+ * registers R: put back at the function's ENTRY as it was before the
+ * jump there, the push undone.  False if OFF is not in the head. */
+static inline bool recpatch_head_undo(uint64_t off, uint64_t entry,
+				      struct arch_regs *r)
+{
+	if (off >= RECPATCH_COPY)
+		return false;
+	if (off >= RECPATCH_PUSH_LEN)
+		r->r.rsp += sizeof(uint64_t);
+	arch_set_ip(r, entry);
+	return true;
+}
 
 #endif
