@@ -215,6 +215,12 @@ bool fast_take_entry(struct task *t, struct breakpoint *b,
 	return true;
 }
 
+bool fast_hooked_return(const struct process *p, uint64_t ret)
+{
+	const struct fastrec *f = fastrec_mapped(p);
+	return f && ret == f->base + f->l.blob + rec_blob_return;
+}
+
 uint64_t fastentry_copy(const struct process *p, uint64_t addr)
 {
 	const struct fastrec *f = fastrec_mapped(p);

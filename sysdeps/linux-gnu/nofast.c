@@ -36,6 +36,13 @@ bool fast_take_entry(struct task *t, struct breakpoint *b,
 	return false;
 }
 
+bool fast_hooked_return(const struct process *p, uint64_t ret)
+{
+	(void)p;
+	(void)ret;
+	return false;
+}
+
 bool fast_binding(const struct task *t, const struct breakpoint *b,
 		  uint64_t target)
 {
