@@ -260,9 +260,10 @@ void fast_release_child(int procmem, pid_t pid, const struct process *parent)
 	if (!f)
 		return;
 	for (uint32_t i = 0; i < f->nfunc; i++)
-		if (f->got[i])
-			(void)mem_write(procmem, f->got[i], &f->target[i],
-					sizeof(f->target[i]));
+		if (f->got[i]) {
+			uint64_t v = fastentry_slot_value(f, i);
+			(void)mem_write(procmem, f->got[i], &v, sizeof(v));
+		}
 	fastentry_restore(procmem, f);
 	child_ring(f, pid, procmem);
 	fasttrap_exits_restore(procmem, f);
@@ -306,9 +307,10 @@ void fast_detach(struct process *p)
 		return;
 	fastdrain_drain(p);
 	for (uint32_t i = 0; i < f->nfunc; i++)
-		if (f->got[i])
-			(void)mem_write(p->procmem, f->got[i], &f->target[i],
-					sizeof(f->target[i]));
+		if (f->got[i]) {
+			uint64_t v = fastentry_slot_value(f, i);
+			(void)mem_write(p->procmem, f->got[i], &v, sizeof(v));
+		}
 	fastentry_restore(p->procmem, f);
 	task_foreach(step_out, p);
 	fastdrain_drain(p);

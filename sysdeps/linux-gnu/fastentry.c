@@ -13,6 +13,7 @@
 
 #include "arch.h"
 #include "bpt.h"
+#include "bptmem.h"
 #include "debug.h"
 #include "errcond.h"
 #include "fast.h"
@@ -230,22 +231,55 @@ uint64_t fastentry_copy(const struct process *p, uint64_t addr)
 	return addr;
 }
 
-/* Only where our jump still is: the object may have gone (dlclose),
- * and another be mapped there. */
+uint64_t fastentry_slot_value(const struct fastrec *f, uint32_t j)
+{
+	for (uint32_t i = 0; i < f->nfunc; i++)
+		if (f->xlen[i] && f->target[i] == f->target[j])
+			return f->stub[i];
+	return f->target[j];
+}
+
+/* Whether entry I of F is patched and our jump is still there: the
+ * object may have gone (dlclose), and another be mapped there. */
+static bool jump_there(int procmem, const struct fastrec *f, uint32_t i)
+{
+	uint8_t now[RECPATCH_JMP_LEN];
+	int32_t rel;
+	if (!f->xlen[i] ||
+	    pread(procmem, now, sizeof(now), (off_t)f->stub[i]) != sizeof(now))
+		return false;
+	memcpy(&rel, now + 1, sizeof(rel));
+	return now[0] == 0xe9 &&
+	       f->stub[i] + RECPATCH_JMP_LEN + (uint64_t)(int64_t)rel ==
+		       f->target[i] - RECPATCH_COPY;
+}
+
 void fastentry_restore(int procmem, const struct fastrec *f)
 {
-	for (uint32_t i = 0; i < f->nfunc; i++) {
-		uint8_t now[RECPATCH_JMP_LEN];
-		int32_t rel;
-		if (!f->xlen[i] || pread(procmem, now, sizeof(now),
-					 (off_t)f->stub[i]) != sizeof(now))
-			continue;
-		memcpy(&rel, now + 1, sizeof(rel));
-		if (now[0] == 0xe9 &&
-		    f->stub[i] + RECPATCH_JMP_LEN + (uint64_t)(int64_t)rel ==
-			    f->target[i] - RECPATCH_COPY)
+	for (uint32_t i = 0; i < f->nfunc; i++)
+		if (jump_there(procmem, f, i))
 			(void)mem_write(procmem, f->stub[i], f->xorig[i],
 					f->xlen[i]);
+}
+
+/* While the other threads run: the int3 over byte 0 first (one byte,
+ * whole for any thread), then the rest of the bytes, which no thread
+ * reaches but through byte 0 (a thread in the cell comes back past
+ * them all). */
+void fastentry_handback(struct process *p, const struct fastrec *f)
+{
+	for (uint32_t i = 0; i < f->nfunc && i < FAST_NFUNC; i++) {
+		struct breakpoint *b = bpt_lookup(&p->bpts, f->stub[i]);
+		if (!b || b->kind != BPT_ENTRY || b->inserted ||
+		    !jump_there(p->procmem, f, i))
+			continue;
+		b->entry.fast_refused = true;
+		if (bptmem_write_bpt(p->procmem, b->addr) ||
+		    mem_write(p->procmem, b->addr + ARCH_BREAKPOINT_LEN,
+			      f->xorig[i] + ARCH_BREAKPOINT_LEN,
+			      f->xlen[i] - ARCH_BREAKPOINT_LEN))
+			continue;
+		b->inserted = true;
 	}
 }
 

@@ -255,6 +255,14 @@ uint64_t fastentry_copy(const struct process *p, uint64_t addr);
 /* fastentry.c: put back the bytes of P's patched entries through
  * PROCMEM (the detach, a fork child let go). */
 void fastentry_restore(int procmem, const struct fastrec *f);
+/* fastentry.c: what the GOT slot of stub J of F held when it was
+ * handed over: its target, or the entry of the function whose
+ * relocated copy that target has become since (retarget_stubs). */
+uint64_t fastentry_slot_value(const struct fastrec *f, uint32_t j);
+/* fastentry.c: P's patched entries back in ptrace mode, F given up
+ * (fastpoison.c): their breakpoints back in place where our jump still
+ * is, never patched again. */
+void fastentry_handback(struct process *p, const struct fastrec *f);
 /* fastentry.c: T, stopped with registers R, in the head of one of F's
  * entry cells (before rec_xentry): put back at the function's entry,
  * to go through the cell again (a signal's handler first: no frame of
