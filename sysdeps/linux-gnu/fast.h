@@ -35,11 +35,13 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
  * to enter its cell).  False: it keeps its breakpoint. */
 bool fast_take_entry(struct task *t, struct breakpoint *b,
 		     struct arch_regs *regs);
-/* Whether RET, the return address at a function's entry in P, is the
- * recorder's hook of a recorded call's return: a tail call out of a
- * function the recorder has (fastentry.c), which only the recorder can
- * show. */
-bool fast_hooked_return(const struct process *p, uint64_t ret);
+/* Whether the entry ADDR of P, its return address RET, is a tail call
+ * out of a function the recorder has (fastentry.c), which only the
+ * recorder can show: RET is its hook of a recorded call's return, and
+ * no stub handed over goes on at ADDR (the stub's call, shown
+ * already, reaching the entry: XXX a tail call to a function called
+ * through such a stub too is not shown). */
+bool fast_tail_entry(const struct process *p, uint64_t ret, uint64_t addr);
 
 /* With --fast: whether the call of stub B that T makes, its GOT slot
  * holding TARGET, goes through the slot's lazy binding (TARGET is in

@@ -216,10 +216,15 @@ bool fast_take_entry(struct task *t, struct breakpoint *b,
 	return true;
 }
 
-bool fast_hooked_return(const struct process *p, uint64_t ret)
+bool fast_tail_entry(const struct process *p, uint64_t ret, uint64_t addr)
 {
 	const struct fastrec *f = fastrec_mapped(p);
-	return f && ret == f->base + f->l.blob + rec_blob_return;
+	if (!f || ret != f->base + f->l.blob + rec_blob_return)
+		return false;
+	for (uint32_t j = 0; j < f->nfunc; j++)
+		if (f->got[j] && f->target[j] == addr)
+			return false;
+	return true;
 }
 
 uint64_t fastentry_copy(const struct process *p, uint64_t addr)

@@ -280,7 +280,7 @@ static void on_entry(struct task *t, struct breakpoint *b, struct bpt_stop *s)
 	}
 	/* A tail call out of a recorded call (XXX: shown only if the
 	 * recorder takes this entry too). */
-	bool hooked = fast_on && fast_hooked_return(p, ret);
+	bool hooked = fast_on && fast_tail_entry(p, ret, b->addr);
 	if (hooked || bpt_lookup(&p->bpts, ret) ||
 	    entry_return_ok(p, s->cs.mem, ret)) {
 		bptproto_resolve(t, b);

@@ -36,10 +36,11 @@ bool fast_take_entry(struct task *t, struct breakpoint *b,
 	return false;
 }
 
-bool fast_hooked_return(const struct process *p, uint64_t ret)
+bool fast_tail_entry(const struct process *p, uint64_t ret, uint64_t addr)
 {
 	(void)p;
 	(void)ret;
+	(void)addr;
 	return false;
 }
 
