@@ -81,6 +81,12 @@ struct bpt_entry {
 	bool returns;
 	bool ifunc;
 	bool fast_unwind;
+	uint64_t size;	   /* the symbol's bytes (0: unknown) */
+	bool fast_refused; /* --fast: its entry stays a breakpoint */
+	/* --fast: failed tries to stop the other threads for its patch,
+	 * and the entries to let pass before the next */
+	uint16_t fast_tries;
+	uint32_t fast_wait;
 };
 
 /* BPT_SITE: the instruction's length (a call returns to addr + LEN) and

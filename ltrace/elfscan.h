@@ -138,6 +138,7 @@ struct elf_func {
 	uint64_t addr;	  /* st_value (link-time) */
 	uint8_t bind;	  /* 0 global, 1 weak, 2 local: lower is better */
 	bool ifunc;	  /* STT_GNU_IFUNC: ADDR is its resolver's */
+	uint64_t size;	  /* st_size: 0 unknown */
 };
 
 /* An IRELATIVE relocation: the dynamic linker (or a static program's

@@ -247,6 +247,7 @@ static void add_funcs(struct elf_funcs *fs, size_t *cap,
 		f->addr = sym.st_value;
 		f->bind = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
 		f->ifunc = ELF64_ST_TYPE(sym.st_info) == STT_GNU_IFUNC;
+		f->size = sym.st_size;
 	}
 }
 

@@ -103,8 +103,11 @@ static struct breakpoint *add_func(struct process *p, const struct library *l,
 	uint64_t at = f->addr + l->bias;
 	if (bpt_lookup(&p->bpts, at))
 		return NULL; /* a stub, the rendezvous: theirs */
-	if (!f->ifunc)
-		return add_entry(p, l, at, f->name, "");
+	if (!f->ifunc) {
+		struct breakpoint *b = add_entry(p, l, at, f->name, "");
+		b->entry.size = f->size;
+		return b;
+	}
 	struct breakpoint *b = add_entry(p, l, at, f->name, ".IFUNC");
 	b->entry.ifunc = true;
 	uint64_t slot = elf_funcs_irel_slot(fs, f->addr);

@@ -39,11 +39,6 @@ bool fast_init(const struct options *o)
 {
 	if (!o->fast)
 		return false;
-	if (o->nentries) {
-		error_msg("--fast: -x needs a stop at each call; "
-			  "tracing in ptrace mode");
-		return false;
-	}
 	fastbt_init(o->where);
 	bool timed = o->time_mode || o->relative || o->time_spent ||
 		     o->summary || o->format != FORMAT_TEXT;
@@ -240,10 +235,9 @@ static uint32_t bound32(uint64_t b)
 
 /* Fill function entry I for B: its plans (the entry's, then the
  * return's unless it copies nothing), then its table entry. */
-static int fill_function(struct process *p, struct fastrec *f, uint32_t i,
-			 const struct breakpoint *b,
-			 const struct fetch_plan *fp,
-			 const struct fetch_plan *rp, uint64_t target)
+int fastrec_fill(struct process *p, struct fastrec *f, uint32_t i,
+		 const struct breakpoint *b, const struct fetch_plan *fp,
+		 const struct fetch_plan *rp, uint64_t target)
 {
 	struct plan_op ops[2 * PLAN_MAX_OPS];
 	size_t n = fp->nops, rn = rp->bound ? rp->nops : 0;
@@ -294,25 +288,10 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 	if (!bound_yet(p, b, target) || in_call(p, b))
 		return false; /* lazy binding: the next call will tell */
 	struct fetch_plan fp, rp;
-	const char *why = NULL;
 	struct slot_use u = { b->call.got, false };
 	bpt_foreach(&p->bpts, find_site, &u);
-	if (never_recorded(b->call.name))
-		why = "it returns twice";
-	else if (u.used)
-		why = "call sites use its GOT slot";
-	else if (plan_compile(b->call.proto, &limits, &fp, &rp, &why) < 0)
-		;
-	else if (!fastrec_mapped(p) &&
-		 (fastrec_of(p)->failed || setup(t, p->fast, regs)))
-		why = "no recorder in this process";
-	else if (p->fast->broken)
-		why = "its recorder was given up";
-	else if (p->fast->nfunc == FAST_NFUNC)
-		why = "the function table is full";
-	/* A plan whose bound passes a record's room (-s 9999999) is
-	 * handed over: a call whose copies do not fit is read at a stop
-	 * (REC_CALL_LIVE). */
+	const char *why = u.used ? "call sites use its GOT slot" :
+				   fastrec_refusal(t, b, regs, &fp, &rp);
 	if (why) {
 		debug_msg(DEBUG_GENERAL, "--fast: %s stays in ptrace mode: %s",
 			  b->call.name, why);
@@ -324,7 +303,8 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 	if (errcond_reads(b->call.proto))
 		errno_late(p, f);
 	uint64_t tramp = f->base + f->l.tramp + (uint64_t)i * REC_TRAMP_SIZE;
-	if (fill_function(p, f, i, b, &fp, &rp, target) ||
+	target = fastentry_copy(p, target);
+	if (fastrec_fill(p, f, i, b, &fp, &rp, target) ||
 	    mem_write(p->procmem, b->call.got, &tramp, sizeof(tramp))) {
 		b->stub.fast_refused = true;
 		return false;
@@ -340,4 +320,27 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 	arch_set_ip(regs, tramp);
 	(void)tracee_set_regs(t->tid, regs);
 	return true;
+}
+
+const char *fastrec_refusal(struct task *t, const struct breakpoint *b,
+			    struct arch_regs *regs, struct fetch_plan *fp,
+			    struct fetch_plan *rp)
+{
+	struct process *p = process_mem(t->proc);
+	const char *why = NULL;
+	if (never_recorded(b->call.name))
+		why = "it returns twice";
+	else if (plan_compile(b->call.proto, &limits, fp, rp, &why) < 0)
+		;
+	else if (!fastrec_mapped(p) &&
+		 (fastrec_of(p)->failed || setup(t, p->fast, regs)))
+		why = "no recorder in this process";
+	else if (p->fast->broken)
+		why = "its recorder was given up";
+	else if (p->fast->nfunc == FAST_NFUNC)
+		why = "the function table is full";
+	/* A plan whose bound passes a record's room (-s 9999999) is
+	 * handed over: a call whose copies do not fit is read at a stop
+	 * (REC_CALL_LIVE). */
+	return why;
 }

@@ -29,6 +29,20 @@ bool fast_init(const struct options *o);
  * False: this call goes on through the breakpoint. */
 bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 	       uint64_t target);
+/* The entry breakpoint B (-x) was hit by T, its registers REGS, at a
+ * call the loop would show: true when its calls are the recorder's from
+ * now on (fastentry.c), this one included (T's registers were written
+ * to enter its cell).  False: it keeps its breakpoint. */
+bool fast_take_entry(struct task *t, struct breakpoint *b,
+		     struct arch_regs *regs);
+/* Whether the entry ADDR of P, its return address RET, is a tail call
+ * out of a function the recorder has (fastentry.c), which only the
+ * recorder can show: RET is its hook of a recorded call's return, and
+ * no stub handed over goes on at ADDR (the stub's call, shown
+ * already, reaching the entry: XXX a tail call to a function called
+ * through such a stub too is not shown). */
+bool fast_tail_entry(const struct process *p, uint64_t ret, uint64_t addr);
+
 /* With --fast: whether the call of stub B that T makes, its GOT slot
  * holding TARGET, goes through the slot's lazy binding (TARGET is in
  * the stub's own object); false for a B handed over already or never

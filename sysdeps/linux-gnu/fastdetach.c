@@ -260,8 +260,11 @@ void fast_release_child(int procmem, pid_t pid, const struct process *parent)
 	if (!f)
 		return;
 	for (uint32_t i = 0; i < f->nfunc; i++)
-		(void)mem_write(procmem, f->got[i], &f->target[i],
-				sizeof(f->target[i]));
+		if (f->got[i]) {
+			uint64_t v = fastentry_slot_value(f, i);
+			(void)mem_write(procmem, f->got[i], &v, sizeof(v));
+		}
+	fastentry_restore(procmem, f);
 	child_ring(f, pid, procmem);
 	fasttrap_exits_restore(procmem, f);
 	/* No tracer will fix a fault of the child's copies (its hooked
@@ -272,13 +275,15 @@ void fast_release_child(int procmem, pid_t pid, const struct process *parent)
 			sizeof(seq));
 }
 /* Step a stopped thread of process DATA out of the recorder's code (it
- * finishes its record first: the ring has room after the drain). */
+ * finishes its record first: the ring has room after the drain), then
+ * out of an entry cell (scratch, which the detach unmaps): one a
+ * record's way out leads to, or one the detach's rewind stepped into. */
 static void step_out(struct task *t, void *data)
 {
 	struct arch_regs r;
 	if (t->proc && process_mem(t->proc) == data && t->stopped &&
-	    !tracee_get_regs(t->tid, &r))
-		(void)fast_leave(t, NULL, &r);
+	    !tracee_get_regs(t->tid, &r) && fast_leave(t, NULL, &r))
+		(void)fastentry_leave_cell(t, fastrec_mapped(data), &r);
 }
 
 void fast_unmap(struct task *t, const struct arch_regs *saved)
@@ -302,8 +307,11 @@ void fast_detach(struct process *p)
 		return;
 	fastdrain_drain(p);
 	for (uint32_t i = 0; i < f->nfunc; i++)
-		(void)mem_write(p->procmem, f->got[i], &f->target[i],
-				sizeof(f->target[i]));
+		if (f->got[i]) {
+			uint64_t v = fastentry_slot_value(f, i);
+			(void)mem_write(p->procmem, f->got[i], &v, sizeof(v));
+		}
+	fastentry_restore(p->procmem, f);
 	task_foreach(step_out, p);
 	fastdrain_drain(p);
 	uint64_t size = rec_shadow_size(f->l.depth);

@@ -5,7 +5,8 @@
  * without a word and leave the writers trapped on a full ring.  The
  * tracer then stops handing calls to the recorder in that process: its
  * GOT slots point at their stubs again, the stubs' breakpoints go back
- * in, and its calls stop as in ptrace mode.  The region stays mapped
+ * in, so do those of the -x entries patched (fastentry.c), and its
+ * calls stop as in ptrace mode.  The region stays mapped
  * and its ring read: threads inside the recorder's code, and hooked
  * returns, still write there.  The records lost are counted, never
  * dropped without a line.  Called by fastdrain.c; calls fastrec.c. */
@@ -51,15 +52,17 @@ void fastpoison_handback(struct process *p, const struct fastrec *f)
 			f->base + f->l.tramp + (uint64_t)i * REC_TRAMP_SIZE;
 		uint64_t slot = 0;
 		if (!fastrec_read(p->pid, f->got[i], &slot, sizeof(slot)) &&
-		    slot == tramp)
-			(void)mem_write(p->procmem, f->got[i], &f->target[i],
-					sizeof(f->target[i]));
+		    slot == tramp) {
+			uint64_t v = fastentry_slot_value(f, i);
+			(void)mem_write(p->procmem, f->got[i], &v, sizeof(v));
+		}
 	}
 	for (uint32_t i = 0; i < f->nfunc && i < FAST_NFUNC; i++) {
 		struct breakpoint *b = bpt_lookup(&p->bpts, f->stub[i]);
 		if (b && b->kind == BPT_STUB && b->stub.fast)
 			stub_back(p, b);
 	}
+	fastentry_handback(p, f);
 }
 
 void fastpoison(struct process *p, struct fastrec *f, const char *why)

@@ -40,6 +40,7 @@
 struct arch_regs;
 struct rec_hdr;
 struct iovec;
+struct fetch_plan;
 
 /* The region's shape: functions handed over, bytes of plans, threads
  * with hooked returns at once and hooked calls each, ring bytes. */
@@ -85,6 +86,10 @@ struct fastrec {
 	uint64_t stub[FAST_NFUNC];
 	uint64_t got[FAST_NFUNC];
 	uint64_t target[FAST_NFUNC];
+	/* A patched entry's (-x, fastentry.c; got 0): its original bytes,
+	 * how many the patch replaced (0: a stub's function). */
+	uint8_t xorig[FAST_NFUNC][16];
+	uint8_t xlen[FAST_NFUNC];
 	/* The ring as the drains left it (fastdrain.c). */
 	uint64_t tail;	     /* the ring's tail, as last stored */
 	bool broken;	     /* the ring was given up (fastpoison.c) */
@@ -283,6 +288,44 @@ void fasttrap_want_returns(struct task *t, struct memsrc *m,
 
 /* Write F's ways out as the blob has them, through PROCMEM: after an
  * trap of fast_leave's that a fork copied into a child. */
+/* fast.c: why B, hit by T with registers REGS, cannot be handed over
+ * (its name, its plans, which it compiles into FP and RP, the region,
+ * which it maps if needed), or NULL. */
+const char *fastrec_refusal(struct task *t, const struct breakpoint *b,
+			    struct arch_regs *regs, struct fetch_plan *fp,
+			    struct fetch_plan *rp);
+/* fast.c: function entry I of F for B, its plans FP and RP, going on
+ * at TARGET.  0 or -errno. */
+int fastrec_fill(struct process *p, struct fastrec *f, uint32_t i,
+		 const struct breakpoint *b, const struct fetch_plan *fp,
+		 const struct fetch_plan *rp, uint64_t target);
+/* fastentry.c: where a call to ADDR of P goes on: the relocated copy
+ * of a patched entry there (so that a stub's call to it makes one
+ * line), else ADDR. */
+uint64_t fastentry_copy(const struct process *p, uint64_t addr);
+/* fastentry.c: put back the bytes of P's patched entries through
+ * PROCMEM (the detach, a fork child let go). */
+void fastentry_restore(int procmem, const struct fastrec *f);
+/* fastentry.c: what the GOT slot of stub J of F held when it was
+ * handed over: its target, or the entry of the function whose
+ * relocated copy that target has become since (retarget_stubs). */
+uint64_t fastentry_slot_value(const struct fastrec *f, uint32_t j);
+/* fastentry.c: P's patched entries back in ptrace mode, F given up
+ * (fastpoison.c): their breakpoints back in place where our jump still
+ * is, never patched again. */
+void fastentry_handback(struct process *p, const struct fastrec *f);
+/* fastentry.c: T, stopped with registers R, in the head of one of F's
+ * entry cells (before rec_xentry): put back at the function's entry,
+ * to go through the cell again (a signal's handler first: no frame of
+ * it in the recorder, nor in scratch that a detach unmaps).  False if
+ * T is not there (or its registers could not be set). */
+bool fastentry_leave_head(struct task *t, const struct fastrec *f,
+			  struct arch_regs *r);
+/* fastentry.c: T out of any of F's entry cells: out of the head as
+ * above, or stepped out of the relocated prologue into the function.
+ * False if a step failed (T gone, or a fault). */
+bool fastentry_leave_cell(struct task *t, const struct fastrec *f,
+			  struct arch_regs *r);
 void fasttrap_exits_restore(int procmem, const struct fastrec *f);
 
 #endif

@@ -229,6 +229,18 @@ static bool step_leave(struct task *t, struct process *p, struct fastrec *f,
 	return !in_code(f, arch_ip(r));
 }
 
+/* T trapped past one of the ways out, registers R: the jump's work. */
+static bool exit_jump(struct process *p, const struct fastrec *f,
+		      struct task *t, struct arch_regs *r)
+{
+	uint64_t to = recregs_exit_target(r);
+	if (in_blob(f, arch_ip(r), rec_blob_return_exit) &&
+	    fastrec_read(p->pid, recregs_exit_word(r), &to, sizeof(to)))
+		return false;
+	arch_set_ip(r, to);
+	return tracee_set_regs(t->tid, r) == 0;
+}
+
 /* T run to one of the recorder's ways out, through a trap on each
  * (fast_leave).  False when T is still inside. */
 static bool run_leave(struct task *t, struct process *p, struct fastrec *f,
@@ -253,9 +265,7 @@ static bool run_leave(struct task *t, struct process *p, struct fastrec *f,
 			break;
 		fastrec_stats.leave_runs++;
 		if (past_exit(f, arch_ip(r))) {
-			/* The jump's work. */
-			arch_set_ip(r, recregs_exit_target(r));
-			out = tracee_set_regs(t->tid, r) == 0;
+			out = exit_jump(p, f, t, r);
 			break;
 		}
 		/* The blob's traps as the loop handles them; any other
@@ -312,6 +322,8 @@ void fast_signal(struct task *t, int sig, struct arch_regs *regs)
 {
 	struct process *p = t->proc ? process_mem(t->proc) : NULL;
 	struct fastrec *f = fastrec_mapped(p);
+	if (fastentry_leave_head(t, f, regs))
+		return;
 	if (!f || !in_code(f, arch_ip(regs)) || !procfs_caught(t->tid, sig))
 		return;
 	if (!fast_leave(t, mem_bind(p->pid, p->procmem), regs))

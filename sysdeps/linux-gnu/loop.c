@@ -274,10 +274,20 @@ static void on_entry(struct task *t, struct breakpoint *b, struct bpt_stop *s)
 					   top ? top->bpt->call.got : 0 };
 	mem_prefetch(pf, 2 + arch_int_args(&s->regs, pf + 2));
 	uint64_t ret = 0;
-	if (read_ret(s->cs.mem, &s->regs, &ret) && !same_call(top, b, s, ret) &&
-	    (bpt_lookup(&p->bpts, ret) || entry_return_ok(p, s->cs.mem, ret))) {
+	if (!read_ret(s->cs.mem, &s->regs, &ret) || same_call(top, b, s, ret)) {
+		retbp_run_entry(t, s->cs.mem, &s->regs, b);
+		return;
+	}
+	/* A tail call out of a recorded call (XXX: shown only if the
+	 * recorder takes this entry too). */
+	bool hooked = fast_on && fast_tail_entry(p, ret, b->addr);
+	if (hooked || bpt_lookup(&p->bpts, ret) ||
+	    entry_return_ok(p, s->cs.mem, ret)) {
 		bptproto_resolve(t, b);
-		entered(t, b, s, &s->regs, ret);
+		if (fast_on && fast_take_entry(t, b, &s->regs))
+			return;
+		if (!hooked)
+			entered(t, b, s, &s->regs, ret);
 	}
 	retbp_run_entry(t, s->cs.mem, &s->regs, b);
 }

@@ -27,6 +27,23 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 	return false;
 }
 
+bool fast_take_entry(struct task *t, struct breakpoint *b,
+		     struct arch_regs *regs)
+{
+	(void)t;
+	(void)b;
+	(void)regs;
+	return false;
+}
+
+bool fast_tail_entry(const struct process *p, uint64_t ret, uint64_t addr)
+{
+	(void)p;
+	(void)ret;
+	(void)addr;
+	return false;
+}
+
 bool fast_binding(const struct task *t, const struct breakpoint *b,
 		  uint64_t target)
 {

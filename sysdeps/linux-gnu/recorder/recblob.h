@@ -35,6 +35,9 @@ extern const uint64_t rec_blob_copy_fixup;
 /* The two ways out of the recorder's code, each an indirect jump: from
  * rec_entry to the function, from rec_return to the caller. */
 extern const uint64_t rec_blob_entry_exit;
+/* The way in of a patched entry's cell (fastentry.c): the function's
+ * index pushed over the return address. */
+extern const uint64_t rec_blob_xentry;
 extern const uint64_t rec_blob_return_exit;
 /* The RW part: struct rec_shared (ring.h), page-aligned. */
 extern const uint64_t rec_blob_rw;

@@ -14,14 +14,15 @@
  * C (the entry's rsp is 8 mod 16). */
 #define REC_FRAME_XMM 80
 #define REC_FRAME_SIZE 216
-/* struct rec_rframe, built by rec_return: the registers the callee kept
- * (rbx, rbp, r12..r15: the caller's, for -w's unwinding), rax, rdx,
- * xmm0.  rax and rdx stay 40 and 32 bytes below the return address's
- * word (recregs.h, recregs_lost_saved). */
-#define REC_RFRAME_KEPT 0
-#define REC_RFRAME_RET 48
-#define REC_RFRAME_XMM0 64
-#define REC_RFRAME_SIZE 96
+/* struct rec_rframe, built by rec_return: rax, rdx, xmm0, the other
+ * caller-saved general registers (a -fipa-ra caller of a -x function
+ * counts on them), the registers the callee kept (rbx, rbp, r12..r15:
+ * the caller's, for -w's unwinding), and the return address's word. */
+#define REC_RFRAME_RET 0
+#define REC_RFRAME_XMM0 16
+#define REC_RFRAME_KEEP 32
+#define REC_RFRAME_KEPT 88
+#define REC_RFRAME_SIZE 144
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>
@@ -55,18 +56,23 @@ _Static_assert(__builtin_offsetof(struct rec_frame, fpr) == REC_FRAME_XMM,
 	       "rec_frame.fpr");
 
 struct rec_rframe {
-	uint64_t kept[REC_NKEPT]; /* rbx rbp r12 r13 r14 r15 (recring.h) */
 	uint64_t ret[2];	  /* rax, rdx */
 	uint8_t fret[16];	  /* xmm0 */
-	uint64_t pad[2];
+	uint64_t keep[7];	  /* rcx rsi rdi r8 r9 r10 r11 */
+	uint64_t kept[REC_NKEPT]; /* rbx rbp r12 r13 r14 r15 (recring.h) */
+	uint64_t to; /* the entry's stack pointer: where to return */
 	/* Then the stack pointer after the return, one word above the
 	 * entry's. */
 };
+_Static_assert(__builtin_offsetof(struct rec_rframe, keep) == REC_RFRAME_KEEP,
+	       "rec_rframe.keep");
 _Static_assert(sizeof(struct rec_rframe) == REC_RFRAME_SIZE, "rec_rframe");
 _Static_assert(__builtin_offsetof(struct rec_rframe, ret) == REC_RFRAME_RET,
 	       "rec_rframe.ret");
 _Static_assert(__builtin_offsetof(struct rec_rframe, fret) == REC_RFRAME_XMM0,
 	       "rec_rframe.fret");
+_Static_assert(__builtin_offsetof(struct rec_rframe, kept) == REC_RFRAME_KEPT,
+	       "rec_rframe.kept");
 
 /* The entry's stack pointer: where the return address was. */
 static inline uint64_t rec_frame_sp(const struct rec_frame *f)

@@ -12,7 +12,7 @@
  *
  * rec_return is where a hooked call returns: rax, rdx, xmm0 and xmm1
  * (and st0) hold the value; rec_leave records it and gives the original
- * return address, to which it jumps with them intact. */
+ * return address, to which it jumps with every general register intact. */
 #include "recarch.h"
 
 	.text
@@ -59,6 +59,57 @@ rec_entry_exit:
 	jmp	*%r11
 	.size	rec_entry, . - rec_entry
 
+/* rec_xentry: the way in of a function whose entry is patched (-x;
+ * fastentry.c): its entry cell pushed the function's index over the
+ * return address and jumped here.  That word becomes the frame's last
+ * (struct rec_frame's pad, just below the return address); the index
+ * goes where rec_enter reads it (r11's slot), r11 into the spare slot.
+ * A program-internal callee may have callers built with -fipa-ra that
+ * keep values in the caller-saved registers it does not touch: every
+ * general register is put back, and the jump to the target (the
+ * relocated prologue) goes through the stack (the index's word, in the
+ * red zone, which signal delivery skips), as rec_return's does. */
+	.globl	rec_xentry
+	.hidden	rec_xentry
+	.type	rec_xentry, @function
+	.p2align 4
+rec_xentry:
+	sub	$REC_FRAME_SIZE - 8, %rsp
+	mov	%rdi, 0(%rsp)
+	mov	%rsi, 8(%rsp)
+	mov	%rdx, 16(%rsp)
+	mov	%rcx, 24(%rsp)
+	mov	%r8, 32(%rsp)
+	mov	%r9, 40(%rsp)
+	mov	%rax, 48(%rsp)
+	mov	%r10, 56(%rsp)
+	mov	%r11, 72(%rsp)
+	mov	REC_FRAME_SIZE - 8(%rsp), %r11
+	mov	%r11, 64(%rsp)
+	movdqu	%xmm0, REC_FRAME_XMM + 0(%rsp)
+	movdqu	%xmm1, REC_FRAME_XMM + 16(%rsp)
+	movdqu	%xmm2, REC_FRAME_XMM + 32(%rsp)
+	movdqu	%xmm3, REC_FRAME_XMM + 48(%rsp)
+	movdqu	%xmm4, REC_FRAME_XMM + 64(%rsp)
+	movdqu	%xmm5, REC_FRAME_XMM + 80(%rsp)
+	movdqu	%xmm6, REC_FRAME_XMM + 96(%rsp)
+	movdqu	%xmm7, REC_FRAME_XMM + 112(%rsp)
+	mov	%rsp, %rdi
+	call	rec_enter
+	mov	%rax, REC_FRAME_SIZE - 8(%rsp)
+	mov	0(%rsp), %rdi
+	mov	8(%rsp), %rsi
+	mov	16(%rsp), %rdx
+	mov	24(%rsp), %rcx
+	mov	32(%rsp), %r8
+	mov	40(%rsp), %r9
+	mov	48(%rsp), %rax
+	mov	56(%rsp), %r10
+	mov	72(%rsp), %r11
+	lea	REC_FRAME_SIZE(%rsp), %rsp
+	jmp	rec_return_exit
+	.size	rec_xentry, . - rec_xentry
+
 	.globl	rec_return
 	.hidden	rec_return
 	.type	rec_return, @function
@@ -68,6 +119,13 @@ rec_return:
 	mov	%rax, REC_RFRAME_RET + 0(%rsp)
 	mov	%rdx, REC_RFRAME_RET + 8(%rsp)
 	movdqu	%xmm0, REC_RFRAME_XMM0(%rsp)
+	mov	%rcx, REC_RFRAME_KEEP + 0(%rsp)
+	mov	%rsi, REC_RFRAME_KEEP + 8(%rsp)
+	mov	%rdi, REC_RFRAME_KEEP + 16(%rsp)
+	mov	%r8, REC_RFRAME_KEEP + 24(%rsp)
+	mov	%r9, REC_RFRAME_KEEP + 32(%rsp)
+	mov	%r10, REC_RFRAME_KEEP + 40(%rsp)
+	mov	%r11, REC_RFRAME_KEEP + 48(%rsp)
 	/* The caller's kept registers, as the callee restored them: for
 	 * -w's unwinding (rec_leave's C code saves its own). */
 	mov	%rbx, REC_RFRAME_KEPT + 0(%rsp)
@@ -80,15 +138,27 @@ rec_return:
 	call	rec_leave
 	test	%rax, %rax
 	jz	1f
-	mov	%rax, %r11
+	/* The original return address, back in its own word (the frame's
+	 * last); every general register as the callee left it (-fipa-ra
+	 * callers, as for rec_xentry). */
+	mov	%rax, REC_RFRAME_SIZE - 8(%rsp)
 	mov	REC_RFRAME_RET + 0(%rsp), %rax
 	mov	REC_RFRAME_RET + 8(%rsp), %rdx
-	add	$REC_RFRAME_SIZE, %rsp
-	/* The way out, to the caller (as rec_entry_exit). */
+	mov	REC_RFRAME_KEEP + 0(%rsp), %rcx
+	mov	REC_RFRAME_KEEP + 8(%rsp), %rsi
+	mov	REC_RFRAME_KEEP + 16(%rsp), %rdi
+	mov	REC_RFRAME_KEEP + 24(%rsp), %r8
+	mov	REC_RFRAME_KEEP + 32(%rsp), %r9
+	mov	REC_RFRAME_KEEP + 40(%rsp), %r10
+	mov	REC_RFRAME_KEEP + 48(%rsp), %r11
+	lea	REC_RFRAME_SIZE(%rsp), %rsp
+	/* The way out through the stack, to the caller, and rec_xentry's
+	 * to the function (the tracer may put an int3 here for a moment,
+	 * as on rec_entry_exit; the target is the word below rsp). */
 	.globl	rec_return_exit
 	.hidden	rec_return_exit
 rec_return_exit:
-	jmp	*%r11
+	jmp	*-8(%rsp)
 	/* No shadow entry: trap with the entry's stack pointer in rdi,
 	 * here and not inside rec_leave, whose registers are gone now:
 	 * the tracer resumes the thread at the call's site, and every

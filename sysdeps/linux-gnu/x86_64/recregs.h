@@ -11,6 +11,7 @@
 #include <x86intrin.h>
 
 #include "arch.h"
+#include "recarch.h"
 #include "recorder/ring.h"
 
 /* No user mapping reaches this high (57-bit addresses at most): a
@@ -113,7 +114,7 @@ static inline void recregs_stack(struct arch_regs *a, const struct rec_stack *k)
  * no shadow entry: rax and rdx as rec_return saved them, SAVED[2] from
  * recregs_lost_saved(SP); the stack pointer and IP as after the return
  * of the call whose stack pointer at entry was SP, to RET. */
-#define recregs_lost_saved(sp) ((sp)-40)
+#define recregs_lost_saved(sp) ((sp) - (REC_RFRAME_SIZE - 8))
 /* The stack pointer after the return of a call whose stack pointer at
  * entry was SP (ret pops the return address). */
 #define recregs_sp_after_return(sp) ((sp) + 8)
@@ -139,11 +140,17 @@ static inline uint64_t recregs_trap_arg(const struct arch_regs *a)
 	return a->r.rdi;
 }
 
-/* Past a way out of the recorder (a jmp *%r11, trapped): where it
- * goes. */
+/* Past a way out of the recorder, trapped: where it goes.  rec_entry's
+ * is a jmp *%r11; rec_return's (THROUGH_STACK) a jmp *-8(%rsp), whose
+ * word the caller reads at recregs_exit_word. */
 static inline uint64_t recregs_exit_target(const struct arch_regs *a)
 {
 	return a->r.r11;
+}
+
+static inline uint64_t recregs_exit_word(const struct arch_regs *a)
+{
+	return a->r.rsp - 8;
 }
 
 /* The recorder's copy instruction (rec_copy, recblob.h's

@@ -34,6 +34,7 @@
 #include "recorder/reclayout.h"
 #include "recorder/recread.h"
 #include "recorder/ring.h"
+#include "recregs.h"
 #include "rectramp.h"
 
 #define PAGE 4096UL
@@ -604,8 +605,9 @@ static void on_lost(greg_t *g)
 	}
 	g[REG_RIP] = m->p[i - 1].site;
 	g[REG_RSP] = sp + 8;
-	g[REG_RAX] = *(uint64_t *)(sp - 40);
-	g[REG_RDX] = *(uint64_t *)(sp - 32);
+	/* rec_return's frame: rax, rdx at its start (recregs.h). */
+	g[REG_RAX] = *(uint64_t *)recregs_lost_saved(sp);
+	g[REG_RDX] = *(uint64_t *)(recregs_lost_saved(sp) + 8);
 	m->depth = i - 1;
 	seen.lost++;
 }
