@@ -69,16 +69,38 @@ static bool jumped_into(const ZydisDecoder *d, const uint8_t *fn, size_t size,
 }
 
 /* Append the prologue's instruction ZI (bytes P, at FROM) to OUT's cell
- * at *AT, relocated.  NULL, or why not. */
+ * at *AT, relocated; *ENDS when control never goes past it (a near ret
+ * or jmp: the copy needs no way back).  NULL, or why not. */
 static const char *relocate(const ZydisDecodedInstruction *zi,
 			    const ZydisDecodedOperand *ops, const uint8_t *p,
 			    uint64_t from, uint64_t cell, struct recpatch *out,
-			    unsigned *at)
+			    unsigned *at, bool *ends)
 {
 	uint8_t *c = out->cell + *at;
 	ZydisInstructionCategory cat = zi->meta.category;
+	bool near_jmp = zi->mnemonic == ZYDIS_MNEMONIC_JMP &&
+			zi->meta.branch_type != ZYDIS_BRANCH_TYPE_FAR;
+	uint64_t to;
+	if (near_jmp && branch_target(zi, ops, from, &to)) {
+		/* jmp rel8/rel32 (a tail call): jmp rel32 from the copy */
+		if (zi->attributes & ZYDIS_ATTRIB_HAS_OPERANDSIZE)
+			return "a branch in the prologue";
+		if (*at + 5 > XENTRY_WORD - RECPATCH_JMP_LEN)
+			return "the prologue does not fit its cell";
+		int64_t rel = (int64_t)(to - (cell + *at + 5));
+		if (!fits_i32(rel))
+			return "a branch target out of reach";
+		c[0] = 0xe9;
+		put32(c + 1, (uint32_t)rel);
+		*at += 5;
+		*ends = true;
+		return NULL;
+	}
+	/* A near ret, or a jmp through a register or memory (a RIP-relative
+	 * operand retargeted below), runs the same from the copy. */
+	bool ret = zi->mnemonic == ZYDIS_MNEMONIC_RET;
+	*ends = ret || near_jmp;
 	if (cat == ZYDIS_CATEGORY_COND_BR) {
-		uint64_t to;
 		unsigned n = zi->raw.imm[0].offset;
 		if ((zi->attributes & ZYDIS_ATTRIB_HAS_OPERANDSIZE) ||
 		    !branch_target(zi, ops, from, &to))
@@ -101,11 +123,12 @@ static const char *relocate(const ZydisDecodedInstruction *zi,
 		*at += 6;
 		return NULL;
 	}
-	if (cat == ZYDIS_CATEGORY_UNCOND_BR || cat == ZYDIS_CATEGORY_CALL ||
-	    cat == ZYDIS_CATEGORY_RET || cat == ZYDIS_CATEGORY_INTERRUPT ||
-	    cat == ZYDIS_CATEGORY_SYSCALL || cat == ZYDIS_CATEGORY_SYSTEM ||
-	    zi->meta.branch_type != ZYDIS_BRANCH_TYPE_NONE)
-		return "a branch, call, return or trap in the prologue";
+	if (!*ends &&
+	    (cat == ZYDIS_CATEGORY_UNCOND_BR || cat == ZYDIS_CATEGORY_CALL ||
+	     cat == ZYDIS_CATEGORY_RET || cat == ZYDIS_CATEGORY_INTERRUPT ||
+	     cat == ZYDIS_CATEGORY_SYSCALL || cat == ZYDIS_CATEGORY_SYSTEM ||
+	     zi->meta.branch_type != ZYDIS_BRANCH_TYPE_NONE))
+		return "a call, far branch, trap or system call in the prologue";
 	if (*at + zi->length > XENTRY_WORD - RECPATCH_JMP_LEN)
 		return "the prologue does not fit its cell";
 	memcpy(c, p, zi->length);
@@ -156,21 +179,31 @@ int recpatch_plan(const uint8_t *fn, size_t size, uint64_t addr, uint64_t cell,
 		return -1;
 	cell_head(out, index, xentry);
 	unsigned at = out->copy, len = 0;
-	while (len < RECPATCH_JMP_LEN) {
+	bool ends = false;
+	while (len < RECPATCH_JMP_LEN && !ends) {
 		*why = "its prologue does not decode within the function";
 		if (!decode(&d, fn + len, size - len, &zi, ops))
 			return -1;
-		*why = relocate(&zi, ops, fn + len, addr + len, cell, out, &at);
+		*why = relocate(&zi, ops, fn + len, addr + len, cell, out, &at,
+				&ends);
 		if (*why)
 			return -1;
 		len += zi.length;
 	}
-	int64_t back = (int64_t)(addr + len - (cell + at + 5));
+	/* After a ret or jmp, the rest of the patch's bytes are reached by
+	 * a jump into them only, which jumped_into refuses below. */
+	if (len < RECPATCH_JMP_LEN)
+		len = RECPATCH_JMP_LEN;
 	*why = "its cell is out of reach";
-	if (!fits_i32(back) || !fits_i32((int64_t)(cell - (addr + 5))))
+	if (!fits_i32((int64_t)(cell - (addr + 5))))
 		return -1;
-	out->cell[at] = 0xe9;
-	put32(out->cell + at + 1, (uint32_t)back);
+	if (!ends) {
+		int64_t back = (int64_t)(addr + len - (cell + at + 5));
+		if (!fits_i32(back))
+			return -1;
+		out->cell[at] = 0xe9;
+		put32(out->cell + at + 1, (uint32_t)back);
+	}
 	*why = "a jump in the function lands inside the patch";
 	if (jumped_into(&d, fn, size, addr, len))
 		return -1;

@@ -38,8 +38,9 @@ struct recpatch {
 /* Plan the patch of the function at ADDR whose SIZE bytes (the symbol's)
  * are FN, its cell at CELL, its index in the recorder's table INDEX,
  * rec_xentry at XENTRY.  0, or -1 with *WHY saying why the function
- * must keep its breakpoint: a branch, call, return or trap in the
- * prologue, a function too small, an operand or the way back out of
+ * must keep its breakpoint: a call, far branch, trap or system call in
+ * the prologue (a Jcc is retargeted; a near ret or jmp ends the copy),
+ * a function too small, an operand or the way back out of
  * rel32 reach, or a jump anywhere in the function (a linear decode)
  * into the replaced bytes past the first. */
 int recpatch_plan(const uint8_t *fn, size_t size, uint64_t addr, uint64_t cell,
