@@ -2,6 +2,7 @@
  * by the return), show those before the '+' split at entry and the rest,
  * with the return value, at the return.  Memory behind saved pointers is
  * read when the value is shown. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,10 +157,19 @@ static struct calltext *state_new(const struct lens_limits *limits,
 	unsigned char *block = ct->block;
 	size_t cap = ct->cap;
 
-	*ct = (struct calltext){ .limits = *limits,
-				 .p = p ? p : default_proto() };
-	ct->env.arg = env_arg;
-	ct->env.arg_data = ct;
+	/* Field by field: a compound literal became a rep stos over the
+	 * whole state, the dearest step of a short call's text. */
+	ct->limits = *limits;
+	ct->p = p ? p : default_proto();
+	ct->fetch = NULL;
+	ct->pack = NULL;
+	ct->nfetched = 0;
+	ct->have_ret = false;
+	ct->env = (struct expr_env){ .arg = env_arg, .arg_data = ct };
+	ct->json = false;
+	ct->failed = false;
+	ct->kept = NULL;
+	ct->kept_spans = (struct arg_spans){ 0 };
 	size_t need = block_size(ct->p);
 	if (need > cap) {
 		free(block);
@@ -194,23 +204,28 @@ static void fetch_all(struct calltext *ct, struct callsite *cs)
 /* The JSON writer's state of the one value list being rendered. */
 static struct emit_json json_state;
 
-/* The lens context for appending to SB at stop CS, within the budget. */
-static struct fmt_ctx lens_ctx_of(struct calltext *ct, struct callsite *cs,
-				  struct strbuf *sb)
+/* C, the lens context for appending to SB at stop CS, within the
+ * budget.  The pointers being dereferenced (ptrs, ptr_types) count from
+ * nptrs: left unset.  The rest is copied from zeros, which the compiler
+ * does in vector moves where a memset or a compound literal became a
+ * rep stos, dear for a short call's text; and C is filled in place, not
+ * returned (a copy of the whole context). */
+static void lens_ctx_of(struct fmt_ctx *c, struct calltext *ct,
+			struct callsite *cs, struct strbuf *sb)
 {
+	static const struct fmt_ctx zero;
 	if (ct->json) {
 		json_state.nopen = 0;
 		json_state.nhold = 0;
 	}
-	return (struct fmt_ctx){
-		.json = ct->json ? &json_state : NULL,
-		.limits = &ct->limits,
-		.mem = cs->mem,
-		.cs = cs,
-		.env = &ct->env,
-		.sb = sb,
-		.budget_end = sb->len + lens_budget(&ct->limits),
-	};
+	memcpy(c, &zero, offsetof(struct fmt_ctx, ptrs));
+	c->json = ct->json ? &json_state : NULL;
+	c->limits = &ct->limits;
+	c->mem = cs->mem;
+	c->cs = cs;
+	c->env = &ct->env;
+	c->sb = sb;
+	c->budget_end = sb->len + lens_budget(&ct->limits);
 }
 
 /* Where a pack's arguments go: each separator between two of them
@@ -236,7 +251,8 @@ static void show_params(struct calltext *ct, struct callsite *cs, size_t from,
 {
 	if (from >= to || from >= ct->nfetched)
 		return; /* most returns: the context is not cheap */
-	struct fmt_ctx c = lens_ctx_of(ct, cs, out);
+	struct fmt_ctx c;
+	lens_ctx_of(&c, ct, cs, out);
 	size_t idx = 0;
 
 	for (size_t i = from; i < to && i < ct->nfetched; i++) {
@@ -333,7 +349,8 @@ static void show_ret(struct calltext *ct, struct callsite *cs,
 		strbuf_addstr(ret, ct->json ? "null" : "<void>");
 		return;
 	}
-	struct fmt_ctx c = lens_ctx_of(ct, cs, ret);
+	struct fmt_ctx c;
+	lens_ctx_of(&c, ct, cs, ret);
 	struct value v = fetched_value(t, ct->ret);
 	lens_render(&c, &v);
 }
