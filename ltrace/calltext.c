@@ -138,6 +138,26 @@ static size_t block_size(const struct prototype *p)
 	return size;
 }
 
+/* block_size of the prototypes calls were made of lately, by address
+ * (direct-mapped): a prototype lives as long as the tracer once a call
+ * used it (protosets and DWARF prototypes are freed at the exit only),
+ * and its types do not change. */
+#define SIZED_PROTOS 64
+static struct {
+	const struct prototype *p;
+	size_t size;
+} sized[SIZED_PROTOS];
+
+static size_t block_size_of(const struct prototype *p)
+{
+	size_t k = ((uintptr_t)p >> 4) % SIZED_PROTOS;
+	if (sized[k].p != p) {
+		sized[k].size = block_size(p);
+		sized[k].p = p;
+	}
+	return sized[k].size;
+}
+
 /* Freed states kept for the next calls, with their blocks: a traced
  * call takes one and gives it back, and malloc and free cost more than
  * the rest of a short call's text (issue 12).  A block over SPARE_BLOCK
@@ -170,7 +190,7 @@ static struct calltext *state_new(const struct lens_limits *limits,
 	ct->failed = false;
 	ct->kept = NULL;
 	ct->kept_spans = (struct arg_spans){ 0 };
-	size_t need = block_size(ct->p);
+	size_t need = block_size_of(ct->p);
 	if (need > cap) {
 		free(block);
 		block = xmalloc(need);
