@@ -27,6 +27,9 @@ static unsigned long misses;
  * points: at the start and at the last drain (the counter is constant
  * and shared by the CPUs, checked at the start). */
 static bool use_tsc;
+/* The options show times (fastshow_init's TIMED, the output's
+ * output_timed): else a record's time is not worked out at all. */
+static bool timed_records;
 static uint64_t tsc0, mono0, tsc1, mono1;
 
 void fastshow_clock_point(void)
@@ -44,7 +47,8 @@ static uint64_t last_shown;
  * the last one shown (record or stop) and the drain's. */
 static void set_time(uint64_t tsc)
 {
-	if (!output_timed() || !use_tsc || !tsc || tsc1 <= tsc0)
+	if (!timed_records || !output_timed() || !use_tsc || !tsc ||
+	    tsc1 <= tsc0)
 		return;
 	double ns = (double)(mono1 - mono0) / (double)(tsc1 - tsc0);
 	uint64_t t = mono0 + (uint64_t)((double)(int64_t)(tsc - tsc0) * ns);
@@ -59,6 +63,7 @@ static void set_time(uint64_t tsc)
 
 bool fastshow_init(bool timed)
 {
+	timed_records = timed;
 	use_tsc = recregs_cycles_constant();
 	if (timed && !use_tsc) {
 		error_msg("--fast: this CPU's time stamp counter is not "
