@@ -224,6 +224,22 @@ static void fetch_all(struct calltext *ct, struct callsite *cs)
 /* The JSON writer's state of the one value list being rendered. */
 static struct emit_json json_state;
 
+/* lens_budget(L), kept for the last limits asked (the same for every
+ * call: -s and -A); compared whole, padding and all, so a mismatch
+ * only computes it again. */
+static size_t budget_of(const struct lens_limits *l)
+{
+	static struct lens_limits last;
+	static size_t budget;
+	static bool known;
+	if (!known || memcmp(&last, l, sizeof(last))) {
+		last = *l;
+		budget = lens_budget(l);
+		known = true;
+	}
+	return budget;
+}
+
 /* C, the lens context for appending to SB at stop CS, within the
  * budget.  The pointers being dereferenced (ptrs, ptr_types) count from
  * nptrs: left unset.  The rest is copied from zeros, which the compiler
@@ -245,7 +261,7 @@ static void lens_ctx_of(struct fmt_ctx *c, struct calltext *ct,
 	c->cs = cs;
 	c->env = &ct->env;
 	c->sb = sb;
-	c->budget_end = sb->len + lens_budget(&ct->limits);
+	c->budget_end = sb->len + budget_of(&ct->limits);
 }
 
 /* Where a pack's arguments go: each separator between two of them
