@@ -288,9 +288,13 @@ void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
 	drop_unwound(t, ret, ret_sp);
 	make_room(t, print);
 	struct frame *f = task_push_frame(t, ret, ret_sp);
+	/* The entry line's fields from these, not read back from the
+	 * frame just written. */
+	unsigned long id = ++next_id;
+	uint64_t t_entry = output_now();
 	f->bpt = b;
-	f->id = ++next_id;
-	f->t_entry = output_now();
+	f->id = id;
+	f->t_entry = t_entry;
 	if (print && errcond_at_entry(b->call.proto) && cs->thread_errno)
 		f->errno_entry_known = cs->thread_errno(cs, &f->errno_entry);
 	if (!print || summary)
@@ -305,7 +309,11 @@ void call_entry(struct task *t, const struct breakpoint *b, struct callsite *cs,
 	}
 	f->ct = calltext_entry(&limits, b->call.proto, cs, &sb_args);
 	f->had_args = sb_args.len > 0;
-	struct output_call oc = out_call(t, t->nframes - 1);
+	struct output_call oc = { .tid = t->tid,
+				  .id = id,
+				  .ret = ret,
+				  .depth = t->nframes - 1,
+				  .t_entry = t_entry };
 	output_call_entry(&oc, b->call.label, sb_args.s);
 	if (t->nframes > CALLS_MAX_TEXTS) {
 		calltext_free(f->ct);

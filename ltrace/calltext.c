@@ -2,6 +2,7 @@
  * by the return), show those before the '+' split at entry and the rest,
  * with the return value, at the return.  Memory behind saved pointers is
  * read when the value is shown. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,6 +138,26 @@ static size_t block_size(const struct prototype *p)
 	return size;
 }
 
+/* block_size of the prototypes calls were made of lately, by address
+ * (direct-mapped): a prototype lives as long as the tracer once a call
+ * used it (protosets and DWARF prototypes are freed at the exit only),
+ * and its types do not change. */
+#define SIZED_PROTOS 64
+static struct {
+	const struct prototype *p;
+	size_t size;
+} sized[SIZED_PROTOS];
+
+static size_t block_size_of(const struct prototype *p)
+{
+	size_t k = ((uintptr_t)p >> 4) % SIZED_PROTOS;
+	if (sized[k].p != p) {
+		sized[k].size = block_size(p);
+		sized[k].p = p;
+	}
+	return sized[k].size;
+}
+
 /* Freed states kept for the next calls, with their blocks: a traced
  * call takes one and gives it back, and malloc and free cost more than
  * the rest of a short call's text (issue 12).  A block over SPARE_BLOCK
@@ -156,11 +177,20 @@ static struct calltext *state_new(const struct lens_limits *limits,
 	unsigned char *block = ct->block;
 	size_t cap = ct->cap;
 
-	*ct = (struct calltext){ .limits = *limits,
-				 .p = p ? p : default_proto() };
-	ct->env.arg = env_arg;
-	ct->env.arg_data = ct;
-	size_t need = block_size(ct->p);
+	/* Field by field: a compound literal became a rep stos over the
+	 * whole state, the dearest step of a short call's text. */
+	ct->limits = *limits;
+	ct->p = p ? p : default_proto();
+	ct->fetch = NULL;
+	ct->pack = NULL;
+	ct->nfetched = 0;
+	ct->have_ret = false;
+	ct->env = (struct expr_env){ .arg = env_arg, .arg_data = ct };
+	ct->json = false;
+	ct->failed = false;
+	ct->kept = NULL;
+	ct->kept_spans = (struct arg_spans){ 0 };
+	size_t need = block_size_of(ct->p);
 	if (need > cap) {
 		free(block);
 		block = xmalloc(need);
@@ -194,23 +224,44 @@ static void fetch_all(struct calltext *ct, struct callsite *cs)
 /* The JSON writer's state of the one value list being rendered. */
 static struct emit_json json_state;
 
-/* The lens context for appending to SB at stop CS, within the budget. */
-static struct fmt_ctx lens_ctx_of(struct calltext *ct, struct callsite *cs,
-				  struct strbuf *sb)
+/* lens_budget(L), kept for the last limits asked (the same for every
+ * call: -s and -A); compared whole, padding and all, so a mismatch
+ * only computes it again. */
+static size_t budget_of(const struct lens_limits *l)
 {
+	static struct lens_limits last;
+	static size_t budget;
+	static bool known;
+	if (!known || memcmp(&last, l, sizeof(last))) {
+		last = *l;
+		budget = lens_budget(l);
+		known = true;
+	}
+	return budget;
+}
+
+/* C, the lens context for appending to SB at stop CS, within the
+ * budget.  The pointers being dereferenced (ptrs, ptr_types) count from
+ * nptrs: left unset.  The rest is copied from zeros, which the compiler
+ * does in vector moves where a memset or a compound literal became a
+ * rep stos, dear for a short call's text; and C is filled in place, not
+ * returned (a copy of the whole context). */
+static void lens_ctx_of(struct fmt_ctx *c, struct calltext *ct,
+			struct callsite *cs, struct strbuf *sb)
+{
+	static const struct fmt_ctx zero;
 	if (ct->json) {
 		json_state.nopen = 0;
 		json_state.nhold = 0;
 	}
-	return (struct fmt_ctx){
-		.json = ct->json ? &json_state : NULL,
-		.limits = &ct->limits,
-		.mem = cs->mem,
-		.cs = cs,
-		.env = &ct->env,
-		.sb = sb,
-		.budget_end = sb->len + lens_budget(&ct->limits),
-	};
+	memcpy(c, &zero, offsetof(struct fmt_ctx, ptrs));
+	c->json = ct->json ? &json_state : NULL;
+	c->limits = &ct->limits;
+	c->mem = cs->mem;
+	c->cs = cs;
+	c->env = &ct->env;
+	c->sb = sb;
+	c->budget_end = sb->len + budget_of(&ct->limits);
 }
 
 /* Where a pack's arguments go: each separator between two of them
@@ -236,7 +287,8 @@ static void show_params(struct calltext *ct, struct callsite *cs, size_t from,
 {
 	if (from >= to || from >= ct->nfetched)
 		return; /* most returns: the context is not cheap */
-	struct fmt_ctx c = lens_ctx_of(ct, cs, out);
+	struct fmt_ctx c;
+	lens_ctx_of(&c, ct, cs, out);
 	size_t idx = 0;
 
 	for (size_t i = from; i < to && i < ct->nfetched; i++) {
@@ -333,7 +385,8 @@ static void show_ret(struct calltext *ct, struct callsite *cs,
 		strbuf_addstr(ret, ct->json ? "null" : "<void>");
 		return;
 	}
-	struct fmt_ctx c = lens_ctx_of(ct, cs, ret);
+	struct fmt_ctx c;
+	lens_ctx_of(&c, ct, cs, ret);
 	struct value v = fetched_value(t, ct->ret);
 	lens_render(&c, &v);
 }

@@ -99,6 +99,10 @@ long task_find_frame(const struct task *t, uint64_t ret, uint64_t ret_sp)
 {
 	if (!t->nframes)
 		return -1;
+	/* Most returns are the innermost call's: no hashing for them. */
+	const struct frame *top = &t->frames[t->nframes - 1];
+	if (top->ret == ret && top->ret_sp == ret_sp)
+		return (long)t->nframes - 1;
 	uint32_t k = t->bucket[bucket_of(t, ret, ret_sp)];
 	for (; k; k = t->frames[k - 1].below)
 		if (t->frames[k - 1].ret == ret &&

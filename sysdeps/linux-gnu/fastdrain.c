@@ -164,13 +164,15 @@ static void consume(struct process *p, struct fastrec *f, uint64_t tail,
 {
 	if (end == tail)
 		return;
+	fastshow_batch(); /* waited() may have given the ring up first */
 	f->tail = end;
 	(void)mem_write(p->procmem, FASTREC_FIELD(f, tail), &end, sizeof(end));
+	/* committed_end checked each record of [TAIL, END) in this copy,
+	 * which only the tracer writes: they are not checked again. */
 	for (uint64_t pos = tail; pos < end;) {
-		const struct rec_hdr *h;
-		if (rec_record_at(ring_copy, f->l.ring, pos, end - pos, &h) <=
-		    0)
-			break;
+		const struct rec_hdr *h =
+			(const struct rec_hdr *)(ring_copy +
+						 (pos & (f->l.ring - 1)));
 		fastshow_record(p, f, h, NULL);
 		records++;
 		f->counted += h->type != REC_PAD;
@@ -202,6 +204,7 @@ uint64_t fastdrain_drain(struct process *p)
 {
 	struct fastrec *f = fastrec_mapped(p);
 	uint64_t w[3]; /* head, range_misses, records */
+	fastshow_batch();
 	if (!f || fastrec_read(p->pid, FASTREC_FIELD(f, head), w, sizeof(w)))
 		return 0;
 	uint64_t head = w[0], tail = f->tail;

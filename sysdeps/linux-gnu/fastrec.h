@@ -244,6 +244,12 @@ bool fastshow_init(bool timed);
 /* The records' clock's second point, taken at each drain. */
 void fastshow_clock_point(void);
 
+/* At each drain, before its records: the lookups fastshow_record
+ * keeps from record to record (the thread a TLS pointer names, the
+ * breakpoint of a function) are forgotten, since tasks and
+ * breakpoints may have gone between two drains. */
+void fastshow_batch(void);
+
 /* Show H, a record of P (recorder F) whose size was checked, as a call
  * or a return of the task it names; other types are skipped.  A live
  * one (REC_CALL_LIVE, REC_RETURN_LIVE: a synchronous record whose

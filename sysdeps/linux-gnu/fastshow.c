@@ -27,6 +27,9 @@ static unsigned long misses;
  * points: at the start and at the last drain (the counter is constant
  * and shared by the CPUs, checked at the start). */
 static bool use_tsc;
+/* The options show times (fastshow_init's TIMED, the output's
+ * output_timed): else a record's time is not worked out at all. */
+static bool timed_records;
 static uint64_t tsc0, mono0, tsc1, mono1;
 
 void fastshow_clock_point(void)
@@ -44,7 +47,8 @@ static uint64_t last_shown;
  * the last one shown (record or stop) and the drain's. */
 static void set_time(uint64_t tsc)
 {
-	if (!output_timed() || !use_tsc || !tsc || tsc1 <= tsc0)
+	if (!timed_records || !output_timed() || !use_tsc || !tsc ||
+	    tsc1 <= tsc0)
 		return;
 	double ns = (double)(mono1 - mono0) / (double)(tsc1 - tsc0);
 	uint64_t t = mono0 + (uint64_t)((double)(int64_t)(tsc - tsc0) * ns);
@@ -59,6 +63,7 @@ static void set_time(uint64_t tsc)
 
 bool fastshow_init(bool timed)
 {
+	timed_records = timed;
 	use_tsc = recregs_cycles_constant();
 	if (timed && !use_tsc) {
 		error_msg("--fast: this CPU's time stamp counter is not "
@@ -119,31 +124,87 @@ static void record_fpregs_from(const struct recmem *mem, const void *fpr,
 	rec_fp_made = false;
 }
 
+/* ---- lookups kept within a drain ---- */
+
+/* The breakpoints of functions (by table index, modulo) and the task
+ * of the last TLS pointer that records named in this drain: a record's
+ * hash lookups cost as much as the rest of its conversion. */
+#define SEEN_FUNCS 64
+static struct {
+	const struct fastrec *f;
+	uint32_t func;
+	struct breakpoint *b;
+} seen_func[SEEN_FUNCS];
+static struct {
+	const struct process *p;
+	const struct fastrec *f;
+	uint64_t tcb;
+	struct task *t;
+} seen_task;
+
+void fastshow_batch(void)
+{
+	memset(seen_func, 0, sizeof(seen_func));
+	memset(&seen_task, 0, sizeof(seen_task));
+}
+
+/* The breakpoint of F's function FUNC (its stub's), or NULL. */
+static struct breakpoint *func_bpt(struct process *p, struct fastrec *f,
+				   uint32_t func)
+{
+	if (func >= f->nfunc)
+		return NULL;
+	__typeof__(seen_func[0]) *s = &seen_func[func % SEEN_FUNCS];
+	if (s->f != f || s->func != func || !s->b) {
+		s->f = f;
+		s->func = func;
+		s->b = bpt_lookup(&p->bpts, f->stub[func]);
+	}
+	return s->b;
+}
+
+/* The task of P (recorder F) whose TLS pointer is TCB, or NULL. */
+static struct task *tcb_task(struct process *p, struct fastrec *f, uint64_t tcb)
+{
+	if (seen_task.t && seen_task.p == p && seen_task.f == f &&
+	    seen_task.tcb == tcb)
+		return seen_task.t;
+	struct task *t = fastrec_task_of(p, f, tcb);
+	seen_task.p = p;
+	seen_task.f = f;
+	seen_task.tcb = tcb;
+	seen_task.t = t;
+	return t;
+}
+
+/* The registers of the record being shown, zero at first: a call's and
+ * a return's conversions (recregs.h) write the same few registers each
+ * time, so the others stay zero without a memset per record. */
+static struct arch_regs call_regs, return_regs;
+
 static void fastshow_call(struct process *p, struct fastrec *f,
 			  const struct rec_call *c, struct memsrc *live)
 {
-	struct breakpoint *b = c->func < f->nfunc ?
-				       bpt_lookup(&p->bpts, f->stub[c->func]) :
-				       NULL;
-	struct task *t = fastrec_task_of(p, f, c->thread);
+	struct breakpoint *b = func_bpt(p, f, c->func);
+	struct task *t = tcb_task(p, f, c->thread);
 	if (!b || !t)
 		return;
-	struct arch_regs regs;
+	struct arch_regs *regs = &call_regs;
 	struct recmem rm;
 	size_t used = c->used <= c->h.size - sizeof(*c) ? c->used : 0;
-	recregs_call(&regs, c, f->target[c->func]);
+	recregs_call_set(regs, c, f->target[c->func]);
 	recmem_init(&rm, c + 1, used);
 	if (c->h.flags & REC_CALL_LIVE)
 		rm.live = live;
 	record_fpregs_from(&rm, NULL, 0);
 	struct callsite cs = { .mem = &rm.mem,
-			       .regs = &regs.r,
+			       .regs = &regs->r,
 			       .fpregs = record_fpregs,
 			       .at_entry = true,
 			       .target = f->target[c->func],
 			       .tid = t->tid };
 	set_time(c->tsc);
-	call_entry(t, b, &cs, c->site, arch_sp_after_return(&regs),
+	call_entry(t, b, &cs, c->site, arch_sp_after_return(regs),
 		   task_prints(t));
 	struct frame *fr = &t->frames[t->nframes - 1];
 	fr->unhooked = (c->h.flags & REC_CALL_NOSHADOW) != 0;
@@ -191,7 +252,7 @@ static void record_errnos(const struct rec_return *r, struct rec_stop *s,
 static void fastshow_return(struct process *p, struct fastrec *f,
 			    const struct rec_return *r, struct memsrc *live)
 {
-	struct task *t = fastrec_task_of(p, f, r->thread);
+	struct task *t = tcb_task(p, f, r->thread);
 	if (!t)
 		return;
 	long i = call_match(t, r->site, r->sp);
@@ -212,16 +273,16 @@ static void fastshow_return(struct process *p, struct fastrec *f,
 						     0));
 		return;
 	}
-	struct arch_regs regs;
+	struct arch_regs *regs = &return_regs;
 	struct recmem rm;
 	size_t used = r->used <= r->h.size - sizeof(*r) ? r->used : 0;
-	recregs_return(&regs, r);
+	recregs_return_set(regs, r);
 	recmem_init(&rm, r + 1, used);
 	if (r->h.flags & REC_RETURN_LIVE)
 		rm.live = live;
 	record_fpregs_from(&rm, r->fret, sizeof(r->fret));
 	struct rec_stop st = { .cs = { .mem = &rm.mem,
-				       .regs = &regs.r,
+				       .regs = &regs->r,
 				       .fpregs = record_fpregs,
 				       .tid = t->tid } };
 	record_errnos(r, &st, &t->frames[i]);

@@ -70,11 +70,12 @@ static inline bool recregs_clone_tls(const struct arch_regs *a, pid_t pid,
 
 /* At the callee's first instruction: the argument registers, rax (the
  * number of vector registers of a variadic call), the stack pointer at
- * the return address, the IP at TARGET. */
-static inline void recregs_call(struct arch_regs *a, const struct rec_call *c,
-				uint64_t target)
+ * the return address, the IP at TARGET.  recregs_call_set writes only
+ * those: A, zero at first, is used for nothing else (a memset of the
+ * whole set per record cost more than the rest of the conversion). */
+static inline void recregs_call_set(struct arch_regs *a,
+				    const struct rec_call *c, uint64_t target)
 {
-	memset(a, 0, sizeof(*a));
 	a->r.rdi = c->regs[REC_RDI];
 	a->r.rsi = c->regs[REC_RSI];
 	a->r.rdx = c->regs[REC_RDX];
@@ -86,16 +87,30 @@ static inline void recregs_call(struct arch_regs *a, const struct rec_call *c,
 	a->r.rip = target;
 }
 
-/* Just after the return: rax, rdx, the stack pointer, the IP at the
- * site returned to. */
-static inline void recregs_return(struct arch_regs *a,
-				  const struct rec_return *r)
+static inline void recregs_call(struct arch_regs *a, const struct rec_call *c,
+				uint64_t target)
 {
 	memset(a, 0, sizeof(*a));
+	recregs_call_set(a, c, target);
+}
+
+/* Just after the return: rax, rdx, the stack pointer, the IP at the
+ * site returned to.  recregs_return_set writes only those, as
+ * recregs_call_set. */
+static inline void recregs_return_set(struct arch_regs *a,
+				      const struct rec_return *r)
+{
 	a->r.rax = r->ret[0];
 	a->r.rdx = r->ret[1];
 	a->r.rsp = r->sp;
 	a->r.rip = r->site;
+}
+
+static inline void recregs_return(struct arch_regs *a,
+				  const struct rec_return *r)
+{
+	memset(a, 0, sizeof(*a));
+	recregs_return_set(a, r);
 }
 
 /* With -w, the caller's registers that a return's struct rec_stack
