@@ -216,12 +216,43 @@ static bool struct_is_dynamic(const struct type *t)
  * elements of an array of structs (c->layout). */
 #define LAYOUT_SMALL 8
 
+/* Offsets of a struct's members, computed as they are shown: an array
+ * member whose length is another member's value (struct(ulong,
+ * array(int, elt1), int)) moves the members after it. */
+struct elt_data {
+	struct fmt_ctx *c;
+	const struct value *v;
+	size_t *offs;
+	size_t nknown; /* members whose offset is known */
+};
+
+static int struct_elt(void *data, long n, int64_t *out)
+{
+	struct elt_data *d = data;
+	const struct type *t = d->v->type;
+
+	if (n < 1 || (size_t)n > d->nknown)
+		return -1;
+	struct value fv = value_at(d->v, t->fields[n - 1], d->offs[n - 1]);
+	return value_int(d->c, &fv, out);
+}
+
+/* HIDDEN: bit I set when member I (< 64) is hidden.  For the elements
+ * of an array of structs whose members do not move, the environment of
+ * their eltN is set up once (ENV over BASE, the array's): READY.  A
+ * struct of the same type shown inside an element sees ENV, not BASE,
+ * as its environment, and sets up its own. */
 struct lens_layout {
 	const struct type *t;
 	size_t size;
 	bool dynamic;
 	size_t *offs;
 	size_t small[LAYOUT_SMALL];
+	uint64_t hidden;
+	bool ready;
+	const struct expr_env *base;
+	struct expr_env env;
+	struct elt_data d;
 };
 
 static void layout_init(struct lens_layout *l, const struct type *t)
@@ -232,6 +263,30 @@ static void layout_init(struct lens_layout *l, const struct type *t)
 			  xreallocarray(NULL, t->nfields, sizeof(*l->offs));
 	l->size = type_layout(t, l->offs);
 	l->dynamic = struct_is_dynamic(t);
+	l->hidden = 0;
+	for (size_t i = 0; i < t->nfields && i < 64; i++)
+		if (lens_hidden(t->fields[i]))
+			l->hidden |= 1ULL << i;
+	l->ready = false;
+}
+
+/* The environment of the elements' eltN, set up once for the array:
+ * C's, with eltN reading member N of the element shown (L->d.v). */
+static void layout_env(struct fmt_ctx *c, struct lens_layout *l)
+{
+	if (l->dynamic)
+		return;
+	l->d = (struct elt_data){ c, NULL, l->offs, l->t->nfields };
+	l->base = c->env;
+	l->env = c->env ? *c->env : (struct expr_env){ 0 };
+	l->env.elt = struct_elt;
+	l->env.elt_data = &l->d;
+	l->ready = true;
+}
+
+static bool layout_hidden(const struct lens_layout *l, size_t i)
+{
+	return i < 64 ? (l->hidden >> i) & 1 : lens_hidden(l->t->fields[i]);
 }
 
 static void layout_destroy(struct lens_layout *l)
@@ -316,7 +371,7 @@ static void lens_array(struct fmt_ctx *c, const struct value *v)
 	struct value ev = { .type = et };
 	bool more = false;
 	struct lens_layout lay;
-	const struct lens_layout *saved = c->layout;
+	struct lens_layout *saved = c->layout;
 
 	elts_init(&e, v, type_sizeof(et));
 	/* the pages of the first PREFETCH_MAX elements in one gathered read,
@@ -327,6 +382,7 @@ static void lens_array(struct fmt_ctx *c, const struct value *v)
 				       e.esz);
 	if (et->kind == TYPE_STRUCT && want) {
 		layout_init(&lay, et);
+		layout_env(c, &lay);
 		c->layout = &lay;
 	}
 	emit_begin(c, EMIT_ARRAY);
@@ -347,27 +403,6 @@ static void lens_array(struct fmt_ctx *c, const struct value *v)
 	c->layout = saved;
 	if (e.buf != e.small)
 		free(e.buf);
-}
-
-/* Offsets of a struct's members, computed as they are shown: an array
- * member whose length is another member's value (struct(ulong,
- * array(int, elt1), int)) moves the members after it. */
-struct elt_data {
-	struct fmt_ctx *c;
-	const struct value *v;
-	size_t *offs;
-	size_t nknown; /* members whose offset is known */
-};
-
-static int struct_elt(void *data, long n, int64_t *out)
-{
-	struct elt_data *d = data;
-	const struct type *t = d->v->type;
-
-	if (n < 1 || (size_t)n > d->nknown)
-		return -1;
-	struct value fv = value_at(d->v, t->fields[n - 1], d->offs[n - 1]);
-	return value_int(d->c, &fv, out);
 }
 
 #define DYN_MAX_BYTES (1u << 24)
@@ -475,7 +510,7 @@ static void show_fields(struct fmt_ctx *c, const struct value *v,
 	for (size_t i = 0; i < v->type->nfields; i++) {
 		const struct type *f = v->type->fields[i];
 
-		if (lens_hidden(f))
+		if (layout_hidden(l, i))
 			continue;
 		struct value fv = value_at(v, f, l->offs[i]);
 		field_start(c, v, idx++, i);
@@ -485,8 +520,20 @@ static void show_fields(struct fmt_ctx *c, const struct value *v,
 
 /* eltN in the members' expressions reads member N of V. */
 static void struct_fields(struct fmt_ctx *c, const struct value *v,
-			  const struct lens_layout *l)
+			  struct lens_layout *l)
 {
+	const struct expr_env *base = c->env;
+
+	if (l->ready && l->base == base && !v->remote) {
+		/* an element of the array that set L's env up */
+		l->d.v = v;
+		c->env = &l->env;
+		emit_begin(c, struct_group(v->type));
+		show_fields(c, v, l);
+		emit_end(c, struct_group(v->type), false);
+		c->env = base;
+		return;
+	}
 	struct elt_data d = { c, v, (size_t *)l->offs, v->type->nfields };
 	const struct expr_env *saved = c->env;
 	struct expr_env env = saved ? *saved : (struct expr_env){ 0 };
@@ -521,7 +568,7 @@ static void struct_fields(struct fmt_ctx *c, const struct value *v,
 static void lens_struct(struct fmt_ctx *c, const struct value *v)
 {
 	struct lens_layout own;
-	const struct lens_layout *l = c->layout;
+	struct lens_layout *l = c->layout;
 
 	if (!l || l->t != v->type) {
 		layout_init(&own, v->type);

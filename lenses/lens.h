@@ -79,7 +79,7 @@ struct fmt_ctx {
 	void *pack_sep_data;
 	/* The layout of the struct elements of the array being shown,
 	 * measured once for all of them (lenses/default.c); NULL if none. */
-	const struct lens_layout *layout;
+	struct lens_layout *layout;
 	size_t nptrs; /* pointers being dereferenced */
 	uint64_t ptrs[LENS_MAX_DEPTH];
 	const struct type *ptr_types[LENS_MAX_DEPTH];
@@ -156,8 +156,20 @@ size_t value_read(struct fmt_ctx *c, const struct value *v, void *buf,
 /* The integer value of an integer, enum or pointer value: -1 if
  * unreadable. */
 int value_int(struct fmt_ctx *c, const struct value *v, int64_t *out);
-/* Member/element at byte offset OFF with type T. */
-struct value value_at(const struct value *v, const struct type *t, size_t off);
+/* Member/element at byte offset OFF with type T (inline: every member
+ * of every element of an array of structs goes through it). */
+static inline struct value value_at(const struct value *v, const struct type *t,
+				    size_t off)
+{
+	struct value r = *v;
+
+	r.type = t;
+	if (v->remote)
+		r.addr += off;
+	else
+		r.buf += off;
+	return r;
+}
 /* A remote value at ADDR read into LOCAL (LEN bytes): false if short. */
 bool value_localize(struct fmt_ctx *c, struct value *v, unsigned char *local,
 		    size_t len);

@@ -72,18 +72,6 @@ int value_int(struct fmt_ctx *c, const struct value *v, int64_t *out)
 	return 0;
 }
 
-struct value value_at(const struct value *v, const struct type *t, size_t off)
-{
-	struct value r = *v;
-
-	r.type = t;
-	if (v->remote)
-		r.addr += off;
-	else
-		r.buf += off;
-	return r;
-}
-
 bool value_localize(struct fmt_ctx *c, struct value *v, unsigned char *local,
 		    size_t len)
 {

@@ -52,8 +52,18 @@ static bool holds(const struct plan_chunk *ch, uint64_t a, size_t len)
 	return ch && covers(ch, a) && len <= ch->addr + ch->len - a;
 }
 
+/* The chunk after CH in M's span, or NULL (CH NULL or the last). */
+static const struct plan_chunk *next_chunk(const struct recmem *m,
+					   const struct plan_chunk *ch)
+{
+	if (!ch)
+		return NULL;
+	size_t off = (size_t)((const unsigned char *)ch - m->chunks);
+	return chunk_at(m->chunks, m->size, off + plan_chunk_size(ch->len));
+}
+
 /* The chunk holding the bytes at A: one of the last two that served,
- * when it holds all LEN of them (a writev's iovec array and its strings'
+ * or the one after the last, when it holds all LEN of them (a writev's iovec array and its strings'
  * runs, read in turns: no search through a thousand chunks per read),
  * else the one that runs furthest past A. */
 static const struct plan_chunk *holding(struct recmem *m, uint64_t a,
@@ -71,6 +81,15 @@ static const struct plan_chunk *holding(struct recmem *m, uint64_t a,
 		m->hot[1] = m->hot[0];
 		m->hot[0] = best;
 		return best;
+	}
+	/* reads go through a record's chunks in order (a writev's strings,
+	 * copied in runs in the order of its iovecs): the chunk after the
+	 * last that served, when it holds them all */
+	ch = next_chunk(m, m->hot[0]);
+	if (holds(ch, a, len)) {
+		m->hot[1] = m->hot[0];
+		m->hot[0] = ch;
+		return ch;
 	}
 	for (size_t off = 0; (ch = chunk_at(m->chunks, m->size, off));
 	     off += plan_chunk_size(ch->len)) {

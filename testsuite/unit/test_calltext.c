@@ -163,6 +163,9 @@ static const char conf[] =
 	"int g_bigarr(array(int, arg2)*, ulong);\n"
 	"typedef iovec = struct(string(array(char, elt2)*), ulong);\n"
 	"long g_iov(int, array(iovec, arg3)*, int);\n"
+	"typedef lnode = struct;\n"
+	"typedef lnode = struct(ulong, lnode*, string(array(char, elt1)*));\n"
+	"int g_lnodes(array(lnode, 2)*);\n"
 	"int g_bvp(bitvec(array(char, 2)*), bitvec(struct(uint, uint)));\n"
 	"int g_bp(bool(int*), enum[short](N=-1, P=1), hex(char));\n"
 	"int g_cs(struct(int, hide(int), char, string(array(char, 4))));\n"
@@ -787,6 +790,26 @@ static void test_dynamic_structs(void)
 		regs.rdx = 2;
 		ENTRY("g_iov",
 		      "3, [ { \"head\", 4 }, { \"er\\nbody\", 7 } ], 2");
+		calltext_free(pending);
+	}
+	/* an element's member shows a struct of the element's type: its
+	 * eltN are its own, and the element's after it are the element's
+	 * (the array's environment of eltN is set up once, lenses/default.c) */
+	{
+		uint64_t inner[3], elts[6];
+
+		inner[0] = 2;
+		inner[1] = 0;
+		inner[2] = put_str("xyz");
+		elts[0] = 3;
+		elts[1] = put(inner, sizeof(inner));
+		elts[2] = put_str("abcd");
+		elts[3] = 1;
+		elts[4] = 0;
+		elts[5] = put_str("q");
+		regs.rdi = put(elts, sizeof(elts));
+		ENTRY("g_lnodes", "[ { 3, { 2, nil, \"xy\" }, \"abc\" }, "
+				  "{ 1, nil, \"q\" } ]");
 		calltext_free(pending);
 	}
 	/* an inline zero-terminated string, then an int right after it */
