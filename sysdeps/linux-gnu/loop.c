@@ -633,7 +633,7 @@ int backend_run(void)
 		output_sync();
 		struct tracee_event ev;
 		fast_unlock();
-		pid_t tid = termsig_wait(&ev);
+		pid_t tid = termsig_wait(&ev, task_count() > 1);
 		fast_lock();
 		if (tid < 0)
 			break;

@@ -219,12 +219,12 @@ static bool settle(void)
 	return stop_sig;
 }
 
-pid_t termsig_wait(struct tracee_event *ev)
+pid_t termsig_wait(struct tracee_event *ev, bool many)
 {
 	pid_t tid = -EINTR;
 	in_wait = 1;
 	while (tid == -EINTR && !settle())
-		tid = tracee_wait_intr(ev);
+		tid = tracee_wait_intr(ev, many);
 	in_wait = 0;
 	if (tid > 0 && !tracee_ended(ev))
 		wake_tid = tid;

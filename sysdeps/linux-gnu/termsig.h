@@ -15,10 +15,11 @@ struct tracee_event;
  * the program the tracer started when it traces nothing else (no -p),
  * whose terminal signals are its own; 0 if none. */
 void termsig_init(pid_t program);
-/* The next report (tracee_wait_intr), or -1 when the loop must end: a
- * termination signal came, or no tracee is left.  A SIGTSTP sent to
- * the tracer alone stops it in there, between two waits. */
-pid_t termsig_wait(struct tracee_event *ev);
+/* The next report (tracee_wait_intr; MANY: more than one task traced),
+ * or -1 when the loop must end: a termination signal came, or no
+ * tracee is left.  A SIGTSTP sent to the tracer alone stops it in
+ * there, between two waits. */
+pid_t termsig_wait(struct tracee_event *ev, bool many);
 /* After the loop dispatched EV of TID: a task to interrupt in place of
  * one that ended; the tracer stops when the program stops after the
  * terminal's Ctrl-Z. */

@@ -68,8 +68,11 @@ static inline bool tracee_ended(const struct tracee_event *ev)
  * means something only when a tid is returned. */
 pid_t tracee_wait(pid_t tid, int flags, struct tracee_event *ev);
 /* waitpid(-1, __WALL) once, as tracee_wait, but a signal handler that
- * runs during it makes it return -EINTR, with no report consumed. */
-pid_t tracee_wait_intr(struct tracee_event *ev);
+ * runs during it makes it return -EINTR, with no report consumed.  With
+ * MANY tracees, at every 16th report the other reports pending are
+ * taken early too, so that tracees that stop again at once cannot
+ * starve the others. */
+pid_t tracee_wait_intr(struct tracee_event *ev, bool many);
 /* Whether reports taken early (tracee_take_report) wait to be handed
  * out. */
 bool tracee_has_early(void);
