@@ -1,6 +1,6 @@
 # bench/fastx.sh, sourced by bench/run: --fast beyond PLT calls (issue 28).
 #
-#   fastx  per-call cost of -x on a program's own function (own_loop) in
+#   fastx  per-call cost of -x on a program's own function (strlen_loop own) in
 #          --fast against a --fast PLT call (strlen_loop) and ptrace mode;
 #          -w 8 per call in both modes; sort -r of 100000 shuffled lines
 #          with -f; the formatter's output rate on reverse-lines -A -s.
@@ -19,15 +19,13 @@ FX_SORT_LINES=${BENCH_SORT_LINES:-100000}
 FX_SORT_PTRACE=${BENCH_SORT_PTRACE:-0}     # 1: also sort in ptrace mode (minutes)
 
 fx_setup() {
-	"$CC" $WCFLAGS -o "$work/own_loop" "$benchdir/own_loop.c" 2>>"$work/stderr.log" ||
-		die "building own_loop.c failed"
 	echo 'ulong own_len(string);' >"$work/own.conf"
 	seq 1 "$FX_SORT_LINES" | shuf --random-source=<(yes) >"$work/sort.in"
 }
 
 # fx_cmd VARIANT CALLS: sets CMD (and FXMODE: fast or ptrace).
 fx_cmd() {
-	local own=($FXDBG -F "$work/own.conf" -x own_len -e '!*' "$work/own_loop" "$2" 11)
+	local own=($FXDBG -F "$work/own.conf" -x own_len -e '!*' "$work/strlen_loop" "$2" 11 own)
 	local sl=($FXDBG -e strlen "$work/strlen_loop" "$2" 11)
 	case $1 in
 	x-fast) CMD=("$OURS" $FASTOPT -o "$work/fx.trace" "${own[@]}") ;;
@@ -36,7 +34,7 @@ fx_cmd() {
 	plt-pt) CMD=("$OURS" -o "$work/fx.trace" "${sl[@]}") ;;
 	w8-fast) CMD=("$OURS" $FASTOPT -w 8 -o "$work/fx.trace" "${sl[@]}") ;;
 	w8-pt) CMD=("$OURS" -w 8 -o "$work/fx.trace" "${sl[@]}") ;;
-	x-none) CMD=("$work/own_loop" "$2" 11) ;;
+	x-none) CMD=("$work/strlen_loop" "$2" 11 own) ;;
 	plt-none) CMD=("$work/strlen_loop" "$2" 11) ;;
 	esac
 }

@@ -15,13 +15,10 @@
  * return address, to which it jumps with every general register intact. */
 #include "recarch.h"
 
-	.text
-	.globl	rec_entry
-	.hidden	rec_entry
-	.type	rec_entry, @function
-	.p2align 4
-rec_entry:
-	sub	$REC_FRAME_SIZE, %rsp
+/* struct rec_frame's argument registers (recarch.h): rdi rsi rdx rcx r8
+ * r9 rax r10 at 0..56 (r11's slot, 64, is each entry's own), and
+ * xmm0..xmm7 at REC_FRAME_XMM. */
+.macro SAVE_ARGS
 	mov	%rdi, 0(%rsp)
 	mov	%rsi, 8(%rsp)
 	mov	%rdx, 16(%rsp)
@@ -30,7 +27,9 @@ rec_entry:
 	mov	%r9, 40(%rsp)
 	mov	%rax, 48(%rsp)
 	mov	%r10, 56(%rsp)
-	mov	%r11, 64(%rsp)
+.endm
+
+.macro SAVE_XMM
 	movdqu	%xmm0, REC_FRAME_XMM + 0(%rsp)
 	movdqu	%xmm1, REC_FRAME_XMM + 16(%rsp)
 	movdqu	%xmm2, REC_FRAME_XMM + 32(%rsp)
@@ -39,9 +38,9 @@ rec_entry:
 	movdqu	%xmm5, REC_FRAME_XMM + 80(%rsp)
 	movdqu	%xmm6, REC_FRAME_XMM + 96(%rsp)
 	movdqu	%xmm7, REC_FRAME_XMM + 112(%rsp)
-	mov	%rsp, %rdi
-	call	rec_enter
-	mov	%rax, %r11
+.endm
+
+.macro RESTORE_ARGS
 	mov	0(%rsp), %rdi
 	mov	8(%rsp), %rsi
 	mov	16(%rsp), %rdx
@@ -50,6 +49,22 @@ rec_entry:
 	mov	40(%rsp), %r9
 	mov	48(%rsp), %rax
 	mov	56(%rsp), %r10
+.endm
+
+	.text
+	.globl	rec_entry
+	.hidden	rec_entry
+	.type	rec_entry, @function
+	.p2align 4
+rec_entry:
+	sub	$REC_FRAME_SIZE, %rsp
+	SAVE_ARGS
+	mov	%r11, 64(%rsp)
+	SAVE_XMM
+	mov	%rsp, %rdi
+	call	rec_enter
+	mov	%rax, %r11
+	RESTORE_ARGS
 	add	$REC_FRAME_SIZE, %rsp
 	/* The way out, to the target (the tracer may put an int3 here for
 	 * a moment: fasttrap.c, fast_leave). */
@@ -75,36 +90,15 @@ rec_entry_exit:
 	.p2align 4
 rec_xentry:
 	sub	$REC_FRAME_SIZE - 8, %rsp
-	mov	%rdi, 0(%rsp)
-	mov	%rsi, 8(%rsp)
-	mov	%rdx, 16(%rsp)
-	mov	%rcx, 24(%rsp)
-	mov	%r8, 32(%rsp)
-	mov	%r9, 40(%rsp)
-	mov	%rax, 48(%rsp)
-	mov	%r10, 56(%rsp)
+	SAVE_ARGS
 	mov	%r11, 72(%rsp)
 	mov	REC_FRAME_SIZE - 8(%rsp), %r11
 	mov	%r11, 64(%rsp)
-	movdqu	%xmm0, REC_FRAME_XMM + 0(%rsp)
-	movdqu	%xmm1, REC_FRAME_XMM + 16(%rsp)
-	movdqu	%xmm2, REC_FRAME_XMM + 32(%rsp)
-	movdqu	%xmm3, REC_FRAME_XMM + 48(%rsp)
-	movdqu	%xmm4, REC_FRAME_XMM + 64(%rsp)
-	movdqu	%xmm5, REC_FRAME_XMM + 80(%rsp)
-	movdqu	%xmm6, REC_FRAME_XMM + 96(%rsp)
-	movdqu	%xmm7, REC_FRAME_XMM + 112(%rsp)
+	SAVE_XMM
 	mov	%rsp, %rdi
 	call	rec_enter
 	mov	%rax, REC_FRAME_SIZE - 8(%rsp)
-	mov	0(%rsp), %rdi
-	mov	8(%rsp), %rsi
-	mov	16(%rsp), %rdx
-	mov	24(%rsp), %rcx
-	mov	32(%rsp), %r8
-	mov	40(%rsp), %r9
-	mov	48(%rsp), %rax
-	mov	56(%rsp), %r10
+	RESTORE_ARGS
 	mov	72(%rsp), %r11
 	lea	REC_FRAME_SIZE(%rsp), %rsp
 	jmp	rec_return_exit

@@ -68,6 +68,22 @@ static bool jumped_into(const ZydisDecoder *d, const uint8_t *fn, size_t size,
 	return false;
 }
 
+/* Append to OUT's cell at *AT (CELL in the program) the branch of
+ * opcode OP (LEN bytes) with a rel32 to TO.  NULL, or why not. */
+static const char *put_branch(struct recpatch *out, unsigned *at, uint64_t cell,
+			      uint64_t to, const uint8_t *op, unsigned len)
+{
+	if (*at + len + 4 > XENTRY_WORD - RECPATCH_JMP_LEN)
+		return "the prologue does not fit its cell";
+	int64_t rel = (int64_t)(to - (cell + *at + len + 4));
+	if (!fits_i32(rel))
+		return "a branch target out of reach";
+	memcpy(out->cell + *at, op, len);
+	put32(out->cell + *at + len, (uint32_t)rel);
+	*at += len + 4;
+	return NULL;
+}
+
 /* Append the prologue's instruction ZI (bytes P, at FROM) to OUT's cell
  * at *AT, relocated; *ENDS when control never goes past it (a near ret
  * or jmp: the copy needs no way back).  NULL, or why not. */
@@ -85,21 +101,13 @@ static const char *relocate(const ZydisDecodedInstruction *zi,
 		/* jmp rel8/rel32 (a tail call): jmp rel32 from the copy */
 		if (zi->attributes & ZYDIS_ATTRIB_HAS_OPERANDSIZE)
 			return "a branch in the prologue";
-		if (*at + 5 > XENTRY_WORD - RECPATCH_JMP_LEN)
-			return "the prologue does not fit its cell";
-		int64_t rel = (int64_t)(to - (cell + *at + 5));
-		if (!fits_i32(rel))
-			return "a branch target out of reach";
-		c[0] = 0xe9;
-		put32(c + 1, (uint32_t)rel);
-		*at += 5;
 		*ends = true;
-		return NULL;
+		return put_branch(out, at, cell, to, (const uint8_t[]){ 0xe9 },
+				  1);
 	}
 	/* A near ret, or a jmp through a register or memory (a RIP-relative
 	 * operand retargeted below), runs the same from the copy. */
-	bool ret = zi->mnemonic == ZYDIS_MNEMONIC_RET;
-	*ends = ret || near_jmp;
+	*ends = zi->mnemonic == ZYDIS_MNEMONIC_RET || near_jmp;
 	if (cat == ZYDIS_CATEGORY_COND_BR) {
 		unsigned n = zi->raw.imm[0].offset;
 		if ((zi->attributes & ZYDIS_ATTRIB_HAS_OPERANDSIZE) ||
@@ -112,16 +120,9 @@ static const char *relocate(const ZydisDecodedInstruction *zi,
 			cc = p[1] & 0x0f;
 		else
 			return "a branch in the prologue";
-		if (*at + 6 > XENTRY_WORD - RECPATCH_JMP_LEN)
-			return "the prologue does not fit its cell";
-		int64_t rel = (int64_t)(to - (cell + *at + 6));
-		if (!fits_i32(rel))
-			return "a branch target out of reach";
-		c[0] = 0x0f;
-		c[1] = (uint8_t)(0x80 | cc);
-		put32(c + 2, (uint32_t)rel);
-		*at += 6;
-		return NULL;
+		return put_branch(
+			out, at, cell, to,
+			(const uint8_t[]){ 0x0f, (uint8_t)(0x80 | cc) }, 2);
 	}
 	if (!*ends &&
 	    (cat == ZYDIS_CATEGORY_UNCOND_BR || cat == ZYDIS_CATEGORY_CALL ||

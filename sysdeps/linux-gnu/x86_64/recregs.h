@@ -87,13 +87,6 @@ static inline void recregs_call_set(struct arch_regs *a,
 	a->r.rip = target;
 }
 
-static inline void recregs_call(struct arch_regs *a, const struct rec_call *c,
-				uint64_t target)
-{
-	memset(a, 0, sizeof(*a));
-	recregs_call_set(a, c, target);
-}
-
 /* Just after the return: rax, rdx, the stack pointer, the IP at the
  * site returned to.  recregs_return_set writes only those, as
  * recregs_call_set. */
