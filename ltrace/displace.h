@@ -31,6 +31,10 @@ struct displaced {
 	uint64_t ret_addr; /* CALL: address pushed */
 	uint8_t code[DISPLACE_CELL_SIZE]; /* COPY: bytes for the cell */
 	unsigned code_len;
+	/* COPY of a system call instruction, at the cell's start: the
+	 * offset just past it, where a thread in the call stops (0: not a
+	 * system call). */
+	unsigned syscall_end;
 };
 
 /* Prepare the execution of the instruction at tracee address ADDR whose

@@ -40,6 +40,10 @@ struct process {
 	uint64_t r_brk;
 	struct scratch *scratch;
 	size_t nscratch;
+	/* A signal handler may return into a displaced system call in
+	 * scratch (loop.c, leave_scratch): the detach leaves the regions
+	 * mapped. */
+	bool scratch_kept;
 	/* ARCH_SYSCALL_INSN in scratch memory, for injected syscalls once a
 	 * scratch region exists; 0 before. */
 	uint64_t syscall_insn;

@@ -234,6 +234,14 @@ static int wait_interrupt(struct task *t)
 			task_drop(t);
 			return -ESRCH;
 		}
+		if (ev.kind == TRACEE_EXIT) {
+			/* Exiting (--fast): let it go as it is, nothing of
+			 * ours in it yet.  Resumed here, a leader's end would
+			 * wait for the other threads', and they at theirs. */
+			tracee_detach(t->tid, 0);
+			task_drop(t);
+			return -ESRCH;
+		}
 		if (ev.kind == TRACEE_EVENT_STOP ||
 		    ev.kind == TRACEE_GROUP_STOP) {
 			fast_stopped(t);
@@ -486,6 +494,12 @@ static bool take_pending_trap(struct task *t)
 		if (tracee_cont(t->tid, 0) ||
 		    tracee_wait(t->tid, 0, &ev) != t->tid || tracee_ended(&ev))
 			return false;
+		if (ev.kind == TRACEE_EXIT) {
+			/* At its exit stop (--fast): left there, for the
+			 * detach (as wait_trap leaves it). */
+			tracee_put_back(t->tid);
+			return false;
+		}
 		if (ev.kind != TRACEE_SIGNAL)
 			continue;
 		if (ev.sig == SIGTRAP && tracee_trapped(t->tid))
@@ -538,6 +552,17 @@ static void rewind_one(struct task *t, void *data)
 			return;
 	} else if (!tracee_trapped(t->tid) && take_pending_trap(t)) {
 		keep_signal(t, SIGTRAP);
+	}
+	/* In a displaced system call, or before it: the same place in its
+	 * own code, whose bytes are put back before it runs again (a step
+	 * could block for ever); a restart the kernel makes there runs the
+	 * original instruction. */
+	bool again;
+	uint64_t home = retbp_syscall_home(p, &r, &again);
+	if (home) {
+		arch_set_ip(&r, home);
+		(void)tracee_set_regs(t->tid, &r);
+		return;
 	}
 	for (int i = 0; i < 64 && scratch_contains(p, arch_ip(&r)); i++) {
 		if (tracee_step_trap(t) || tracee_get_regs(t->tid, &r))

@@ -421,12 +421,23 @@ static void leave_scratch(struct task *t, int sig)
 {
 	struct process *p = process_mem(t->proc);
 	struct arch_regs r;
+	bool again;
 	if (tracee_get_regs(t->tid, &r))
 		return;
 	fast_signal(t, sig, &r);
-	for (int i = 0; i < 64 && scratch_contains(p, arch_ip(&r)); i++)
+	for (int i = 0; i < 64 && scratch_contains(p, arch_ip(&r)); i++) {
+		if (retbp_syscall_home(p, &r, &again) && again) {
+			/* A step would run a displaced system call, which
+			 * may block for ever (pause, a restarted read): the
+			 * signal is delivered here, and the scratch stays
+			 * for its handler to return to. */
+			if (procfs_caught(t->tid, sig))
+				p->scratch_kept = true;
+			return;
+		}
 		if (tracee_step_trap(t) || tracee_get_regs(t->tid, &r))
 			return;
+	}
 }
 
 /* A job-control stop signal that will stop the program (no handler).

@@ -126,6 +126,42 @@ void retbp_lift_unneeded(struct task *t, struct breakpoint *b)
 	b->inserted = bptmem_write_orig(p->procmem, b) != 0;
 }
 
+struct home {
+	uint64_t ip;
+	const struct breakpoint *found;
+};
+
+static void find_syscall_cell(struct breakpoint *b, void *data)
+{
+	struct home *h = data;
+	if (b->disp_ready && b->disp.kind == DISPLACE_COPY && b->cell &&
+	    b->disp.syscall_end &&
+	    (h->ip == b->cell || h->ip == b->cell + b->disp.syscall_end))
+		h->found = b;
+}
+
+/* The kernel's restart codes (ERESTARTSYS .. ERESTART_RESTARTBLOCK, the
+ * same on every architecture): a system call that a signal interrupted. */
+static bool restart_code(uint64_t v)
+{
+	return (int64_t)v >= -516 && (int64_t)v <= -512;
+}
+
+uint64_t retbp_syscall_home(struct process *p, const struct arch_regs *r,
+			    bool *again)
+{
+	struct home h = { arch_ip(r), NULL };
+	bpt_foreach(&p->bpts, find_syscall_cell, &h);
+	if (!h.found)
+		return 0;
+	if (h.ip == h.found->cell) {
+		*again = true;
+		return h.found->addr;
+	}
+	*again = restart_code(arch_retval(r));
+	return h.found->addr + h.found->disp.insn_len;
+}
+
 /* Memory writes here fail only when the process is gone, which the event
  * loop learns from waitpid: their results are not checked. */
 /* The program's own breakpoint instruction under one of ours (a call

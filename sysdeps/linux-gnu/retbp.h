@@ -81,6 +81,16 @@ void retbp_jump(struct task *t, struct memsrc *m, struct arch_regs *regs,
  * tracer syscalls per call against the budget's 10 (measured in the
  * aarch64 VM). */
 bool retbp_ip_ambiguous(const struct breakpoint *b);
+/* Where a thread of P whose registers are R, with its IP in the scratch
+ * copy of a displaced system call, is in the program's own code: the
+ * breakpoint's address before the call, the next instruction's just
+ * past it (where a thread in the call stops).  0 when the IP is not
+ * there.  *AGAIN: the call is still to run, or to run again (the return
+ * register holds a restart code: the kernel restarts it at the next
+ * return to user mode unless a handler runs); a step from there runs
+ * the call, which may block for ever. */
+uint64_t retbp_syscall_home(struct process *p, const struct arch_regs *r,
+			    bool *again);
 /* Single steps done so far (the budget expects none). */
 unsigned long retbp_singlesteps(void);
 

@@ -137,7 +137,7 @@ void scratch_unmap(struct task *t, const struct arch_regs *saved)
 	struct process *p = process_mem(t->proc);
 	/* The syscall instruction is in a region about to go. */
 	p->syscall_insn = 0;
-	for (size_t i = 0; i < p->nscratch; i++) {
+	for (size_t i = 0; i < p->nscratch && !p->scratch_kept; i++) {
 		long args[6] = { (long)p->scratch[i].base,
 				 (long)p->scratch[i].size,
 				 0,
@@ -155,6 +155,7 @@ void scratch_unmap(struct task *t, const struct arch_regs *saved)
 void scratch_inherit(struct process *dst, const struct process *src)
 {
 	dst->syscall_insn = src->syscall_insn;
+	dst->scratch_kept = src->scratch_kept;
 	dst->nscratch = src->nscratch;
 	dst->scratch = xmalloc(src->nscratch * sizeof(*dst->scratch) + 1);
 	/* A process with no breakpoint has no scratch (and src->scratch may

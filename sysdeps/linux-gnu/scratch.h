@@ -22,7 +22,7 @@ uint64_t scratch_cell(struct task *t, const struct arch_regs *saved,
 bool scratch_contains(const struct process *p, uint64_t ip);
 /* Unmap every region of T's process, with system calls run from the
  * bytes at T's IP (T's registers are SAVED, to be restored by the
- * caller), and forget them. */
+ * caller), and forget them.  Left mapped if scratch_kept. */
 void scratch_unmap(struct task *t, const struct arch_regs *saved);
 /* DST is a fork of SRC: it has the same regions (fork copied them). */
 void scratch_inherit(struct process *dst, const struct process *src);

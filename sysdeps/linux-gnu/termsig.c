@@ -55,6 +55,9 @@ static void wake_loop(void)
 		(void)tracee_interrupt(wake_tid);
 	if (drive_tid > 0)
 		(void)tracee_interrupt(drive_tid);
+	pid_t w = tracee_waiting();
+	if (w > 0)
+		(void)tracee_interrupt(w);
 }
 
 /* Whether a signal of the terminal to the tracer's group reached the
@@ -124,6 +127,11 @@ bool termsig_drive_cut(void)
 	return stops != drive_stops;
 }
 
+static unsigned count_stops(void)
+{
+	return (unsigned)stops;
+}
+
 /* SIGTSTP only when the program's own may come: else the tracer's
  * stops it at once, the default. */
 static void catch_signals(bool tstp)
@@ -146,6 +154,7 @@ void termsig_init(pid_t prog)
 {
 	program = prog;
 	wake_tid = attach_launched_pid();
+	tracee_set_cut_count(count_stops);
 	catch_signals(prog > 0);
 }
 

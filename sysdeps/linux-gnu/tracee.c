@@ -315,16 +315,47 @@ static bool own_fault(pid_t tid, int sig)
 	       si.si_signo == sig && si.si_code > 0;
 }
 
+static unsigned (*cut_count)(void);
+
+void tracee_set_cut_count(unsigned (*count)(void))
+{
+	cut_count = count;
+}
+
+static unsigned cut_mark(void)
+{
+	return cut_count ? cut_count() : 0;
+}
+
+static bool cut_since(unsigned mark)
+{
+	return cut_count && cut_count() != mark;
+}
+
 /* Wait for T's SIGTRAP; after any other stop, resume it as it was: by
  * PTRACE_SINGLESTEP when STEP (a continue would run it past the step,
  * into code whose breakpoint traps would then go unhandled), else by
- * PTRACE_CONT. */
-static int wait_trap(struct task *t, bool step)
+ * PTRACE_CONT.  A termination signal since MARK (cut_count) ends the
+ * wait at T's next stop: a step can last for ever (a system call that
+ * blocks), and the tracer must still end.  The signal's handler
+ * interrupts T (tracee_waiting); one that came before the wait began,
+ * this wait does. */
+static int wait_trap(struct task *t, bool step, unsigned mark)
 {
 	for (;;) {
 		struct tracee_event ev;
+		if (cut_since(mark))
+			(void)tracee_interrupt(t->tid);
 		if (tracee_wait(t->tid, 0, &ev) < 0 || tracee_ended(&ev))
 			return -ESRCH;
+		if (ev.kind == TRACEE_EXIT) {
+			/* About to exit (--fast's PTRACE_O_TRACEEXIT): that
+			 * stop is the loop's.  Resumed here, a leader would
+			 * end, unreported while the other threads of a group
+			 * exit wait at theirs, and this wait with it. */
+			tracee_put_back(t->tid);
+			return -ESRCH;
+		}
 		/* A SIGTRAP someone sent is the program's: kept, as any
 		 * other signal, not taken for the trap waited for. */
 		if (ev.kind == TRACEE_SIGNAL && ev.sig == SIGTRAP &&
@@ -342,7 +373,7 @@ static int wait_trap(struct task *t, bool step)
 		}
 		if (keep)
 			tracee_set_pending_signal(t, ev.sig);
-		if (drive_cut && drive_cut())
+		if ((drive_cut && drive_cut()) || cut_since(mark))
 			return -EINTR;
 		int rc = step ? tracee_step(t->tid) : tracee_cont(t->tid, 0);
 		if (rc)
@@ -352,16 +383,17 @@ static int wait_trap(struct task *t, bool step)
 
 int tracee_wait_trap(struct task *t)
 {
-	return wait_trap(t, false);
+	return wait_trap(t, false, cut_mark());
 }
 
 int tracee_cont_trap(struct task *t)
 {
 	struct trapmask m;
 	trap_unblock(t->tid, &m);
+	unsigned mark = cut_mark();
 	int rc = tracee_cont(t->tid, 0);
 	if (!rc)
-		rc = wait_trap(t, false);
+		rc = wait_trap(t, false, mark);
 	trap_reblock(t->tid, &m);
 	return rc;
 }
@@ -370,9 +402,10 @@ int tracee_step_trap(struct task *t)
 {
 	struct trapmask m;
 	trap_unblock(t->tid, &m);
+	unsigned mark = cut_mark();
 	int rc = tracee_step(t->tid);
 	if (!rc)
-		rc = wait_trap(t, true);
+		rc = wait_trap(t, true, mark);
 	trap_reblock(t->tid, &m);
 	return rc;
 }

@@ -65,8 +65,17 @@ static inline bool tracee_ended(const struct tracee_event *ev)
 /* waitpid(TID, __WALL | FLAGS) (TID -1: any tracee; FLAGS 0 or
  * WNOHANG), again after EINTR, decoded into *EV.  Returns the tid
  * reported, 0 if WNOHANG found none, or -errno (-ECHILD: none left); *EV
- * means something only when a tid is returned. */
+ * means something only when a tid is returned.  A blocking wait for one
+ * TID takes the reports of the others that come first, to be handed out
+ * later in order (a leader's end is reported only once the others' have
+ * been taken). */
 pid_t tracee_wait(pid_t tid, int flags, struct tracee_event *ev);
+/* The report tracee_wait just handed out for TID, queued again, to be
+ * handed out after those taken early. */
+void tracee_put_back(pid_t tid);
+/* The task a blocking tracee_wait for one task waits for, 0 if none:
+ * a termination signal's handler interrupts it (wait_trap's cut). */
+pid_t tracee_waiting(void);
 /* waitpid(-1, __WALL) once, as tracee_wait, but a signal handler that
  * runs during it makes it return -EINTR, with no report consumed.  With
  * MANY tracees, at every 16th report the other reports pending are
@@ -136,6 +145,10 @@ void tracee_set_fault_hook(bool (*hook)(struct task *t, int sig));
  * anywhere, for ever.  They wait, pending in the kernel, until the mask
  * is put back as the drive ends (CUT NULL, TID stopped). */
 void tracee_drive(pid_t tid, bool (*cut)(void));
+/* COUNT() counts the tracer's termination signals (termsig.c): one that
+ * comes during a wait below ends it with -EINTR at T's next stop (T
+ * interrupted for it), T stopped. */
+void tracee_set_cut_count(unsigned (*count)(void));
 /* ON (-S): tracee_resume stops the tracee at each system call's entry
  * and exit (PTRACE_SYSCALL).  Off by default: without -S no resume asks
  * for syscall-stops, so none happens.  The other resumes here (steps,
@@ -155,10 +168,12 @@ int tracee_get_fpregs(pid_t tid, struct arch_fpregs *f);
 /* Wait for T alone until it stops with SIGTRAP (after an injected
  * syscall or a step).  A signal that arrives first is kept for delivery
  * at the next resume, unless the fault hook took it.  Returns 0, -ESRCH
- * if T ended (that end is then not reported again), -EFAULT at a fault
+ * if T ended (that end is then not reported again) or is about to (its
+ * PTRACE_EVENT_EXIT stop is put back for the loop), -EFAULT at a fault
  * of T's own (SIGSEGV, SIGBUS, SIGILL, SIGFPE from the kernel: it would
  * fault again at each resume; kept as any signal), -EINTR as
- * tracee_drive says, or the error of a resume that failed. */
+ * tracee_drive or tracee_set_cut_count says, or the error of a resume
+ * that failed. */
 int tracee_wait_trap(struct task *t);
 /* Single-step T and wait until the step's SIGTRAP.  A signal that stops
  * it first is kept for delivery at the next resume, and the step is

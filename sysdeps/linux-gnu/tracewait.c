@@ -1,6 +1,7 @@
 /* Waiting for the tracees' reports (tracee.h): waitpid, and the queue
  * of reports taken early (stop-the-world, a stop put back behind
- * others, the fairness sweep), handed out first and in order. */
+ * others, the fairness sweep, the others' reports met by a wait for one
+ * task), handed out first and in order. */
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include <sys/wait.h>
 
 #include "tracee.h"
+#include "xmalloc.h"
 
 /* Reports taken early (tracee_take_report), handed out first and in
  * order by the waits below, to the wait for any tracee or for their own
@@ -18,8 +20,23 @@ struct early {
 	bool deferred;
 };
 
-static struct early early[64];
-static size_t nearly;
+static struct early *early;
+static size_t nearly, early_cap;
+
+/* The fixed part of the queue: what the sweep, tracee_take_report and
+ * tracee_defer may fill.  The waits for one task grow it past that: the
+ * reports they meet must all be kept. */
+#define EARLY_BOUND 64
+
+static void push_early(pid_t tid, int status, bool deferred)
+{
+	if (nearly == early_cap) {
+		early_cap = early_cap ? 2 * early_cap : EARLY_BOUND;
+		early = xreallocarray(early, early_cap, sizeof(early[0]));
+	}
+	early[nearly] = (struct early){ tid, status, deferred };
+	nearly++;
+}
 
 static pid_t take_early(pid_t tid, int *st, bool *deferred)
 {
@@ -43,12 +60,54 @@ bool tracee_take_report(pid_t tid)
 	for (size_t i = 0; i < nearly; i++)
 		if (early[i].tid == tid)
 			return true; /* taken before: still stopped */
-	if (nearly == sizeof(early) / sizeof(early[0]) ||
-	    waitpid(tid, &st, __WALL | WNOHANG) != tid)
+	if (nearly >= EARLY_BOUND || waitpid(tid, &st, __WALL | WNOHANG) != tid)
 		return false;
-	early[nearly] = (struct early){ tid, st, false };
-	nearly++;
+	push_early(tid, st, false);
 	return true;
+}
+
+static volatile pid_t waiting;
+
+pid_t tracee_waiting(void)
+{
+	return waiting;
+}
+
+/* The wait for TID alone, blocking.  waitpid(TID) would never return
+ * for a thread-group leader that has exited while other threads of its
+ * group are zombies the tracer has not reaped yet (a group exit that
+ * came while the tracer waited for the leader's step): so every report
+ * is taken, those of the others queued.  After one of theirs TID is
+ * asked for on its own too: gone without a report (a thread an execve
+ * of another thread ended), it has none to wait for. */
+static pid_t wait_one(pid_t tid, int *st)
+{
+	pid_t r;
+	waiting = tid;
+	for (;;) {
+		r = waitpid(-1, st, __WALL);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0 || r == tid)
+			break;
+		push_early(r, *st, false);
+		r = waitpid(tid, st, __WALL | WNOHANG);
+		if (r != 0)
+			break;
+	}
+	waiting = 0;
+	return r;
+}
+
+/* The last report tracee_wait handed out (tracee_put_back). */
+static pid_t given_tid;
+static int given_status;
+
+void tracee_put_back(pid_t tid)
+{
+	if (tid == given_tid)
+		push_early(tid, given_status, false);
+	given_tid = 0;
 }
 
 pid_t tracee_wait(pid_t tid, int flags, struct tracee_event *ev)
@@ -58,13 +117,20 @@ pid_t tracee_wait(pid_t tid, int flags, struct tracee_event *ev)
 	pid_t r = take_early(tid, &st, &deferred);
 	if (r) {
 		*ev = tracee_decode(st);
+		given_tid = r;
+		given_status = st;
 		return r;
 	}
-	do
-		r = waitpid(tid, &st, __WALL | flags);
-	while (r < 0 && errno == EINTR);
+	if (tid > 0 && !(flags & WNOHANG))
+		r = wait_one(tid, &st);
+	else
+		do
+			r = waitpid(tid, &st, __WALL | flags);
+		while (r < 0 && errno == EINTR);
 	/* Without a report, *EV is still defined (and says nothing). */
 	*ev = tracee_decode(r > 0 ? st : 0);
+	given_tid = r > 0 ? r : 0;
+	given_status = st;
 	return r < 0 ? -errno : r;
 }
 
@@ -86,11 +152,9 @@ static void take_pending(void)
 {
 	int st;
 	pid_t r;
-	while (nearly < sizeof(early) / sizeof(early[0]) / 2 &&
-	       (r = waitpid(-1, &st, __WALL | WNOHANG)) > 0) {
-		early[nearly] = (struct early){ r, st, false };
-		nearly++;
-	}
+	while (nearly < EARLY_BOUND / 2 &&
+	       (r = waitpid(-1, &st, __WALL | WNOHANG)) > 0)
+		push_early(r, st, false);
 }
 
 pid_t tracee_wait_intr(struct tracee_event *ev, bool many)
@@ -120,16 +184,14 @@ bool tracee_has_early(void)
 
 bool tracee_may_defer(pid_t tid)
 {
-	return tid == last_tid && !last_deferred &&
-	       nearly < sizeof(early) / sizeof(early[0]);
+	return tid == last_tid && !last_deferred && nearly < EARLY_BOUND;
 }
 
 bool tracee_defer(pid_t tid)
 {
 	if (!tracee_may_defer(tid))
 		return false;
-	early[nearly] = (struct early){ tid, last_status, true };
-	nearly++;
+	push_early(tid, last_status, true);
 	last_tid = 0;
 	return true;
 }

@@ -291,9 +291,12 @@ int displace_prepare(const uint8_t *insn, size_t len, uint64_t addr,
 		return -EINVAL;
 	out->insn_len = 4;
 	out->kind = DISPLACE_COPY;
-	if (!plan_insn(&s, w, addr, out))
+	if (!plan_insn(&s, w, addr, out)) {
 		plan_step(out, 4);
-	else if (out->kind == DISPLACE_COPY)
+	} else if (out->kind == DISPLACE_COPY) {
 		seq_emit(&s, slot, out);
+		if ((w & 0xffe0001f) == 0xd4000001) /* svc, first */
+			out->syscall_end = 4;
+	}
 	return 0;
 }

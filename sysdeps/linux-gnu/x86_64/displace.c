@@ -278,18 +278,27 @@ static bool plan_call_ind(struct ctx *c)
 	return true;
 }
 
-/* Traps whose in-place semantics (the RIP the handler sees) matter. */
-static bool is_trap(ZydisMnemonic mn)
+/* int $0x80: the i386 system call gate, no trap for the program. */
+static bool is_int80(const ZydisDecodedInstruction *zi)
 {
+	return zi->mnemonic == ZYDIS_MNEMONIC_INT &&
+	       zi->raw.imm[0].value.u == 0x80;
+}
+
+/* Traps whose in-place semantics (the RIP the handler sees) matter. */
+static bool is_trap(const ZydisDecodedInstruction *zi)
+{
+	ZydisMnemonic mn = zi->mnemonic;
 	return mn == ZYDIS_MNEMONIC_INT3 || mn == ZYDIS_MNEMONIC_INT1 ||
-	       mn == ZYDIS_MNEMONIC_INT || mn == ZYDIS_MNEMONIC_INTO;
+	       (mn == ZYDIS_MNEMONIC_INT && !is_int80(zi)) ||
+	       mn == ZYDIS_MNEMONIC_INTO;
 }
 
 static bool prepare_dispatch(struct ctx *c)
 {
 	int rel = rel_operand(c);
 
-	if (is_trap(c->zi.mnemonic))
+	if (is_trap(&c->zi))
 		return false;
 	if (rel >= 0)
 		return plan_relative(c, rel);
@@ -329,5 +338,7 @@ int displace_prepare(const uint8_t *insn, size_t len, uint64_t addr,
 	out->kind = DISPLACE_COPY;
 	if (!prepare_dispatch(&c) || out->code_len > DISPLACE_CELL_SIZE)
 		plan_step(out, c.zi.length);
+	else if (c.zi.mnemonic == ZYDIS_MNEMONIC_SYSCALL || is_int80(&c.zi))
+		out->syscall_end = c.zi.length; /* copied as it is */
 	return 0;
 }

@@ -276,8 +276,14 @@ static void test_plans(void)
 	CHECK(prepare(0xd503201f, a + 2, s, &d) == -EINVAL);
 	CHECK(displace_prepare((const uint8_t *)"\x1f\x20", 2, a, s, &d) ==
 	      -EINVAL);
+	/* svc: copied first, a thread in it stops just past it */
+	CHECK(prepare(0xd4000001, a, s, &d) == 0 && d.kind == DISPLACE_COPY &&
+		      d.syscall_end == 4,
+	      "svc copied");
 	/* nop: the copy, ldr x16, =a+4 (aligned literal), ret x16 */
-	CHECK(prepare(0xd503201f, a, s, &d) == 0 && d.kind == DISPLACE_COPY);
+	CHECK(prepare(0xd503201f, a, s, &d) == 0 && d.kind == DISPLACE_COPY &&
+		      d.syscall_end == 0,
+	      "nop copied");
 	uint32_t w[4];
 	uint64_t lit;
 	memcpy(w, d.code, 12);

@@ -86,6 +86,9 @@ static const struct pcase pcases[] = {
 	  NOTGT, "c21000" },
 	{ "syscall", { 0x0f, 0x05 }, 2, S, RC_OK, DISPLACE_COPY, 2, NOTGT,
 	  "0f05" JABS("@F") },
+	/* the i386 system call gate: a system call, not a trap */
+	{ "int 0x80", { 0xcd, 0x80 }, 2, S, RC_OK, DISPLACE_COPY, 2, NOTGT,
+	  "cd80" JABS("@F") },
 	{ "jmp rax", { 0xff, 0xe0 }, 2, S, RC_OK, DISPLACE_COPY, 2, NOTGT,
 	  "ffe0" },
 	/* mov eax,[rip+0x1234]: new disp = A+6+0x1234 - (S+6) */
@@ -151,8 +154,6 @@ static const struct pcase pcases[] = {
 	{ "xbegin", { 0xc7, 0xf8, 0x10, 0, 0, 0 }, 6, S, RC_OK,
 	  DISPLACE_STEP, 6, NOTGT, "" },
 	{ "int3", { 0xcc }, 1, S, RC_OK, DISPLACE_STEP, 1, NOTGT, "" },
-	{ "int 0x80", { 0xcd, 0x80 }, 2, S, RC_OK, DISPLACE_STEP, 2, NOTGT,
-	  "" },
 	{ "66 jz rel32", { 0x66, 0x0f, 0x84, 0, 0, 0, 0 }, 7, S, RC_OK,
 	  DISPLACE_STEP, 7, NOTGT, "" },
 	{ "66 call rel", { 0x66, 0xe8, 0, 0, 0, 0 }, 15, S, RC_OK,
@@ -360,6 +361,10 @@ static void run_pcase(const struct pcase *p)
 		CHECK(d.code_len == 0, "%s: code for non-copy", p->name);
 		return;
 	}
+	/* A thread in a system call of the copy stops just past it. */
+	bool sc = !strcmp(p->name, "syscall") || !strcmp(p->name, "int 0x80");
+	CHECK(d.syscall_end == (sc ? 2u : 0u), "%s: syscall_end %u", p->name,
+	      d.syscall_end);
 	if (p->code)
 		check_bytes(p, &d);
 	check_redecode(p, &d);
