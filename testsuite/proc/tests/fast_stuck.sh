@@ -11,14 +11,19 @@
 # program goes on untraced.  Before, the writers trapped on the full
 # ring for ever, the calls were lost without a word, and SIGTERM went
 # unheeded.  In ptrace mode there is no ring: the same checks hold.
+# "x": the calls are of the program's own_len, traced with -x (its entry
+# patched into the recorder, then, the ring given up, the bytes put back
+# and the breakpoint armed again).
 # needs: recorder
-# variants: plain timer
+# variants: plain timer x
 . "$PROC/lib.sh"
 
 n=5000
 "$BIN/fast_stuck" $n "$1" >out.plain || fail "untraced run failed: $?"
-TMO=60 lt_bg -o trace "$BIN/fast_stuck" $n "$1" a.ready a.stop >out.traced \
-	2>err
+fn=strlen opts=()
+[ "$1" = x ] && fn=own_len opts=(-x own_len)
+TMO=60 lt_bg "${opts[@]}" -o trace "$BIN/fast_stuck" $n "$1" a.ready a.stop \
+	>out.traced 2>err
 t=$!
 tracer_pid "$t"
 cleanup_pids+=("$t" "$tpid")
@@ -45,7 +50,7 @@ fi
 cmp -s out.plain out.traced ||
 	fail "output differs:" "$(diff out.plain out.traced)" "$(cat err)"
 [ "$hwm" -lt $((256 * 1024)) ] || fail "tracer peak RSS ${hwm} KiB"
-shown=$(grep -c 'strlen("recorded"' trace)
+shown=$(grep -c "^$fn(\"recorded\"" trace)
 lost=$(sed -n 's/^--- \([0-9]*\) calls* not recorded ---$/\1/p' trace |
 	awk '{ s += $1 } END { print s + 0 }')
 echo "STAT $shown calls shown, $lost not recorded"
