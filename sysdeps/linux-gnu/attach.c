@@ -621,6 +621,8 @@ static void detach_one(struct task *t, void *data)
 
 void attach_detach_all(void)
 {
+	/* A step out of scratch must end before the scratch goes. */
+	tracee_set_cut_count(NULL);
 	task_foreach(interrupt_one, NULL);
 	collect_stops();
 	task_foreach(rewind_one, NULL);

@@ -11,9 +11,12 @@
  * displaced copy of its call), CONT; so does a function's entry (-x),
  * its first instruction run displaced.  With -S only, syscall-stops too:
  * two per system call (syscalls.c). */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "adopt.h"
 #include "arch.h"
@@ -417,13 +420,13 @@ static void note_ip(struct task *t)
  * (and unmapped it) would crash.  One GETREGS per signal; a step or two
  * when the signal came in the middle of a displaced instruction.  Out of
  * the --fast recorder's code too (fast_signal). */
-static void leave_scratch(struct task *t, int sig)
+static bool leave_scratch(struct task *t, int sig)
 {
 	struct process *p = process_mem(t->proc);
 	struct arch_regs r;
 	bool again;
 	if (tracee_get_regs(t->tid, &r))
-		return;
+		return true;
 	fast_signal(t, sig, &r);
 	for (int i = 0; i < 64 && scratch_contains(p, arch_ip(&r)); i++) {
 		if (retbp_syscall_home(p, &r, &again) && again) {
@@ -433,11 +436,15 @@ static void leave_scratch(struct task *t, int sig)
 			 * for its handler to return to. */
 			if (procfs_caught(t->tid, sig))
 				p->scratch_kept = true;
-			return;
+			return true;
 		}
-		if (tracee_step_trap(t) || tracee_get_regs(t->tid, &r))
-			return;
+		int rc = tracee_step_trap(t);
+		if (rc == -EINTR)
+			return false;
+		if (rc || tracee_get_regs(t->tid, &r))
+			return true;
 	}
+	return true;
 }
 
 /* A job-control stop signal that will stop the program (no handler).
@@ -472,8 +479,14 @@ static bool cont_pending(struct task *t)
 static void on_signal(struct task *t, int sig, const struct tracee_kept *k)
 {
 	bool stop = default_stop(t, sig);
-	if (!stop)
-		leave_scratch(t, sig);
+	if (!stop && !leave_scratch(t, sig)) {
+		/* A termination signal cut the step: T is at another
+		 * stop, where a resume could not deliver SIG, and the
+		 * detach comes next.  SIG goes to T again (tgkill: SI_TKILL
+		 * for its handler), to reach it after the detach. */
+		(void)syscall(SYS_tgkill, t->proc->pid, t->tid, sig);
+		return;
+	}
 	note_ip(t);
 	if (task_prints(t) && !opts->no_signals)
 		output_signal(t->proc->pid, t->tid, sig);

@@ -327,20 +327,22 @@ static unsigned cut_mark(void)
 	return cut_count ? cut_count() : 0;
 }
 
-static bool cut_since(unsigned mark)
+/* MARK NULL: no cut. */
+static bool cut_since(const unsigned *mark)
 {
-	return cut_count && cut_count() != mark;
+	return mark && cut_count && cut_count() != *mark;
 }
 
 /* Wait for T's SIGTRAP; after any other stop, resume it as it was: by
  * PTRACE_SINGLESTEP when STEP (a continue would run it past the step,
  * into code whose breakpoint traps would then go unhandled), else by
- * PTRACE_CONT.  A termination signal since MARK (cut_count) ends the
- * wait at T's next stop: a step can last for ever (a system call that
- * blocks), and the tracer must still end.  The signal's handler
- * interrupts T (tracee_waiting); one that came before the wait began,
- * this wait does. */
-static int wait_trap(struct task *t, bool step, unsigned mark)
+ * PTRACE_CONT.  With a MARK, a termination signal since then
+ * (cut_count) ends the wait at T's next stop: a step can last for ever
+ * (an instruction a hostile program makes block), and the tracer must
+ * still end.  The signal's handler interrupts T (tracee_waiting); one
+ * that came before the wait began, this wait does.  Injected system
+ * calls are not cut: a cut one would leave its effect unknown. */
+static int wait_trap(struct task *t, bool step, const unsigned *mark)
 {
 	for (;;) {
 		struct tracee_event ev;
@@ -383,17 +385,16 @@ static int wait_trap(struct task *t, bool step, unsigned mark)
 
 int tracee_wait_trap(struct task *t)
 {
-	return wait_trap(t, false, cut_mark());
+	return wait_trap(t, false, NULL);
 }
 
 int tracee_cont_trap(struct task *t)
 {
 	struct trapmask m;
 	trap_unblock(t->tid, &m);
-	unsigned mark = cut_mark();
 	int rc = tracee_cont(t->tid, 0);
 	if (!rc)
-		rc = wait_trap(t, false, mark);
+		rc = wait_trap(t, false, NULL);
 	trap_reblock(t->tid, &m);
 	return rc;
 }
@@ -405,7 +406,7 @@ int tracee_step_trap(struct task *t)
 	unsigned mark = cut_mark();
 	int rc = tracee_step(t->tid);
 	if (!rc)
-		rc = wait_trap(t, true, mark);
+		rc = wait_trap(t, true, &mark);
 	trap_reblock(t->tid, &m);
 	return rc;
 }

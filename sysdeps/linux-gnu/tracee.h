@@ -146,8 +146,9 @@ void tracee_set_fault_hook(bool (*hook)(struct task *t, int sig));
  * is put back as the drive ends (CUT NULL, TID stopped). */
 void tracee_drive(pid_t tid, bool (*cut)(void));
 /* COUNT() counts the tracer's termination signals (termsig.c): one that
- * comes during a wait below ends it with -EINTR at T's next stop (T
- * interrupted for it), T stopped. */
+ * comes during tracee_step_trap ends it with -EINTR at T's next stop (T
+ * interrupted for it), T stopped.  NULL: no cut (the detach's steps must
+ * finish). */
 void tracee_set_cut_count(unsigned (*count)(void));
 /* ON (-S): tracee_resume stops the tracee at each system call's entry
  * and exit (PTRACE_SYSCALL).  Off by default: without -S no resume asks
@@ -172,13 +173,12 @@ int tracee_get_fpregs(pid_t tid, struct arch_fpregs *f);
  * PTRACE_EVENT_EXIT stop is put back for the loop), -EFAULT at a fault
  * of T's own (SIGSEGV, SIGBUS, SIGILL, SIGFPE from the kernel: it would
  * fault again at each resume; kept as any signal), -EINTR as
- * tracee_drive or tracee_set_cut_count says, or the error of a resume
- * that failed. */
+ * tracee_drive says, or the error of a resume that failed. */
 int tracee_wait_trap(struct task *t);
 /* Single-step T and wait until the step's SIGTRAP.  A signal that stops
  * it first is kept for delivery at the next resume, and the step is
  * made again: T executes one instruction, never more.  Returns as
- * tracee_wait_trap. */
+ * tracee_wait_trap, and -EINTR as tracee_set_cut_count says. */
 int tracee_step_trap(struct task *t);
 /* Continue T and wait until it stops with a trap of the CPU (a
  * breakpoint),

@@ -107,8 +107,8 @@ static void exit_stops(void)
 	run_thread(thread);
 	struct tracee_event ev;
 	pid_t r = tracee_wait(pid, 0, &ev);
-	CHECK(r == pid && ev.kind == TRACEE_EXIT, "leader: %d kind %d",
-	      (int)r, ev.kind);
+	CHECK(r == pid && ev.kind == TRACEE_EXIT, "leader: %d kind %d", (int)r,
+	      ev.kind);
 	/* Put back behind the thread's exit stop, if that came first. */
 	tracee_put_back(pid);
 	bool seen_leader = false, seen_thread = false;
