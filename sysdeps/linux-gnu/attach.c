@@ -607,13 +607,18 @@ static void restore_process(struct process *p)
 
 /* Detach T with the signal it stopped with; a signal kept besides goes
  * to the thread again, now untraced (tgkill: the program's handler sees
- * SI_TKILL where it would have seen the original sender). */
+ * SI_TKILL where it would have seen the original sender).  At an event
+ * stop (an interrupt's), where the kernel drops the signal a detach
+ * gives, the first one is sent so too. */
 static void detach_one(struct task *t, void *data)
 {
 	(void)data;
 	int sig = t->detach_sig ? t->detach_sig : tracee_take_pending_signal(t);
-	tracee_detach(t->tid, sig);
 	pid_t tgid = t->proc ? t->proc->pid : t->tid;
+	bool late = sig && !tracee_takes_signal(t->tid);
+	tracee_detach(t->tid, late ? 0 : sig);
+	if (late)
+		(void)syscall(SYS_tgkill, tgid, t->tid, sig); /* ESRCH: gone */
 	while ((sig = tracee_take_pending_signal(t)))
 		(void)syscall(SYS_tgkill, tgid, t->tid, sig); /* ESRCH: gone */
 	task_drop(t);

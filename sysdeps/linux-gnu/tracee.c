@@ -154,6 +154,15 @@ bool tracee_trapped(pid_t tid)
 	       si.si_signo == SIGTRAP && si.si_code == ARCH_BREAKPOINT_SI_CODE;
 }
 
+bool tracee_takes_signal(pid_t tid)
+{
+	siginfo_t si;
+	/* An event stop's si_code is SIGTRAP or the stop signal, with the
+	 * event above it (ptrace_do_notify); a signal's is below 0x100. */
+	return ptrace(PTRACE_GETSIGINFO, tid, NULL, &si) != -1 &&
+	       si.si_code < 0x100;
+}
+
 bool tracee_faulted(pid_t tid, uint64_t *addr)
 {
 	siginfo_t si;

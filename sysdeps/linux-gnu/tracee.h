@@ -127,6 +127,11 @@ void tracee_detach(pid_t tid, int sig);
  * ARCH_BREAKPOINT_SI_CODE), not in the stop of an interrupt, a step or
  * another signal. */
 bool tracee_trapped(pid_t tid);
+/* Whether a resume of TID with a signal delivers it: TID is at a
+ * signal-delivery stop (or a syscall-stop), not at a ptrace event stop
+ * (PTRACE_EVENT_STOP of an interrupt or a group-stop, a clone, an exit),
+ * where the kernel drops the signal. */
+bool tracee_takes_signal(pid_t tid);
 /* Whether TID is in the signal-delivery stop of a fault of its own
  * (SIGSEGV or SIGBUS the kernel raised: si_code > 0, not a kill); its
  * address into *ADDR. */
