@@ -281,15 +281,17 @@ static void on_entry(struct task *t, struct breakpoint *b, struct bpt_stop *s)
 		retbp_run_entry(t, s->cs.mem, &s->regs, b);
 		return;
 	}
-	/* A tail call out of a recorded call (XXX: shown only if the
-	 * recorder takes this entry too). */
+	/* A tail call out of a recorded call returns through the
+	 * recorder: shown when that call is the top frame, whose return
+	 * entered takes for it (the recorded return ends both). */
 	bool hooked = fast_on && fast_tail_entry(p, ret, b->addr);
 	if (hooked || bpt_lookup(&p->bpts, ret) ||
 	    entry_return_ok(p, s->cs.mem, ret)) {
 		bptproto_resolve(t, b);
 		if (fast_on && fast_take_entry(t, b, &s->regs))
 			return;
-		if (!hooked)
+		if (!hooked ||
+		    (top && top->ret_sp == arch_sp_after_return(&s->regs)))
 			entered(t, b, s, &s->regs, ret);
 	}
 	retbp_run_entry(t, s->cs.mem, &s->regs, b);
