@@ -522,27 +522,22 @@ static void show_fields(struct fmt_ctx *c, const struct value *v,
 static void struct_fields(struct fmt_ctx *c, const struct value *v,
 			  struct lens_layout *l)
 {
-	const struct expr_env *base = c->env;
-
-	if (l->ready && l->base == base && !v->remote) {
-		/* an element of the array that set L's env up */
-		l->d.v = v;
-		c->env = &l->env;
-		emit_begin(c, struct_group(v->type));
-		show_fields(c, v, l);
-		emit_end(c, struct_group(v->type), false);
-		c->env = base;
-		return;
-	}
-	struct elt_data d = { c, v, (size_t *)l->offs, v->type->nfields };
+	struct elt_data d = { c, v, l->offs, v->type->nfields };
 	const struct expr_env *saved = c->env;
-	struct expr_env env = saved ? *saved : (struct expr_env){ 0 };
+	struct expr_env env;
 	bool moving = v->remote && l->dynamic;
 	size_t small[LAYOUT_SMALL];
 
-	env.elt = struct_elt;
-	env.elt_data = &d;
-	c->env = &env;
+	if (l->ready && l->base == saved && !v->remote) {
+		/* an element of the array that set L's env up */
+		l->d.v = v;
+		c->env = &l->env;
+	} else {
+		env = saved ? *saved : (struct expr_env){ 0 };
+		env.elt = struct_elt;
+		env.elt_data = &d;
+		c->env = &env;
+	}
 	if (moving) {
 		d.offs = v->type->nfields <= LAYOUT_SMALL ?
 				 small :

@@ -15,8 +15,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "adopt.h"
 #include "arch.h"
@@ -484,9 +482,8 @@ static void on_signal(struct task *t, int sig, const struct tracee_kept *k)
 	if (!stop && !leave_scratch(t, sig)) {
 		/* A termination signal cut the step: T is at another
 		 * stop, where a resume could not deliver SIG, and the
-		 * detach comes next.  SIG goes to T again (tgkill: SI_TKILL
-		 * for its handler), to reach it after the detach. */
-		(void)syscall(SYS_tgkill, t->proc->pid, t->tid, sig);
+		 * detach comes next.  SIG is kept, for the detach to send. */
+		tracee_set_pending_signal(t, sig);
 		return;
 	}
 	note_ip(t);

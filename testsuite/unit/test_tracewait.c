@@ -67,25 +67,27 @@ static pid_t start(pid_t pid)
 	return thread;
 }
 
-/* Resume every report until the new thread's first stop has been seen
- * and resumed (it may come before or after the clone event). */
-static void run_thread(pid_t thread)
+/* A traced child (with exit stops: EXITS) whose thread runs, the new
+ * thread's first stop taken and resumed; its tid into *THREAD. */
+static pid_t spawn(bool exits, pid_t *thread)
 {
+	tracee_trace_exits(exits);
+	pid_t pid = fork();
+	if (pid == 0)
+		child();
+	*thread = start(pid);
 	struct tracee_event ev;
-	pid_t r = tracee_wait(thread, 0, &ev);
-	CHECK(r == thread && ev.kind == TRACEE_EVENT_STOP,
+	pid_t r = tracee_wait(*thread, 0, &ev);
+	CHECK(r == *thread && ev.kind == TRACEE_EVENT_STOP,
 	      "first stop of the thread: %d kind %d", (int)r, ev.kind);
-	(void)tracee_cont(thread, 0);
+	(void)tracee_cont(*thread, 0);
+	return pid;
 }
 
 static void plain(void)
 {
-	tracee_trace_exits(false);
-	pid_t pid = fork();
-	if (pid == 0)
-		child();
-	pid_t thread = start(pid);
-	run_thread(thread);
+	pid_t thread;
+	pid_t pid = spawn(false, &thread);
 	struct tracee_event ev;
 	pid_t r = tracee_wait(pid, 0, &ev);
 	CHECK(r == pid && ev.kind == TRACEE_EXITED && ev.code == 7,
@@ -99,12 +101,8 @@ static void plain(void)
 
 static void exit_stops(void)
 {
-	tracee_trace_exits(true);
-	pid_t pid = fork();
-	if (pid == 0)
-		child();
-	pid_t thread = start(pid);
-	run_thread(thread);
+	pid_t thread;
+	pid_t pid = spawn(true, &thread);
 	struct tracee_event ev;
 	pid_t r = tracee_wait(pid, 0, &ev);
 	CHECK(r == pid && ev.kind == TRACEE_EXIT, "leader: %d kind %d", (int)r,
