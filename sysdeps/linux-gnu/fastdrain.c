@@ -1,6 +1,6 @@
 /* --fast: the rings drained and their records shown (DESIGN.md, "Fast
  * mode", Draining and Times).  A drain copies a process's ring from its
- * tail to its head in one process_vm_readv, gives the room of the
+ * tail to its head (process_vm_readv, a page an iovec), gives the room of the
  * committed records back, then formats them from the copy as calls and
  * returns of the tasks they name, at the times their time stamps map
  * to.  Drains run before each stop is handled (fast_drain_all), in the
@@ -180,20 +180,48 @@ static void consume(struct process *p, struct fastrec *f, uint64_t tail,
 	}
 }
 
-/* Copy P's ring (recorder F) from its tail to HEAD into ring_copy. */
+/* Copy P's ring (recorder F) from its tail to HEAD into ring_copy, one
+ * page of the program's a remote iovec.  The kernel pins the pages of
+ * one iovec before it copies them, and a page pinned before its first
+ * write of the lap (the zero page of a ring not written yet, a page a
+ * fork left shared copy-on-write) keeps its old bytes in the copy while
+ * the writer's go to a new page: the body of a record committed in
+ * between was copied stale (zeros in a writev's strings, 1 run in 10
+ * under -s 9999999).  Pinned and copied a page after the other, in the
+ * order of the ring, a record whose commit word the copy shows had
+ * every later page of it written before that word was copied, so
+ * before those pages were pinned. */
+#define RING_IOVS 256
+
 static bool copy_ring(struct process *p, struct fastrec *f, uint64_t head)
 {
-	uint64_t size = f->l.ring, tail = f->tail;
-	uint64_t off = tail & (size - 1), len = head - tail;
-	uint64_t first = off + len > size ? size - off : len;
-	struct iovec l[2] = { { ring_copy + off, first },
-			      { ring_copy, len - first } };
-	struct iovec r[2] = {
-		{ (void *)(uintptr_t)(f->base + f->l.data + off), first },
-		{ (void *)(uintptr_t)(f->base + f->l.data), len - first },
-	};
-	return fastrec_gather(p->pid, l, len > first ? 2 : 1, r,
-			      len > first ? 2 : 1) == (ssize_t)len;
+	static uint64_t page;
+	uint64_t size = f->l.ring, pos = f->tail;
+	uint64_t base = f->base + f->l.data;
+	struct iovec l[RING_IOVS], r[RING_IOVS];
+
+	if (!page) {
+		long ps = sysconf(_SC_PAGESIZE);
+		page = ps > 0 && !(ps & (ps - 1)) ? (uint64_t)ps : 4096;
+	}
+	while (pos < head) {
+		size_t n = 0;
+		uint64_t bytes = 0;
+		for (; n < RING_IOVS && pos < head; n++) {
+			uint64_t off = pos & (size - 1);
+			uint64_t k = page - (off & (page - 1));
+			if (k > head - pos)
+				k = head - pos;
+			l[n] = (struct iovec){ ring_copy + off, k };
+			r[n] = (struct iovec){ (void *)(uintptr_t)(base + off),
+					       k };
+			pos += k;
+			bytes += k;
+		}
+		if (fastrec_gather(p->pid, l, n, r, n) != (ssize_t)bytes)
+			return false;
+	}
+	return true;
 }
 
 /* Every value read from the ring's header (head, the recorder's
