@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "expr.h"
+#include "flat.h"
 #include "lens.h"
 #include "memsrc.h"
 #include "type.h"
@@ -372,7 +373,9 @@ static void lens_array(struct fmt_ctx *c, const struct value *v)
 	bool more = false;
 	struct lens_layout lay;
 	struct lens_layout *saved = c->layout;
+	struct lens_flat flat;
 
+	flat.n = 0;
 	elts_init(&e, v, type_sizeof(et));
 	/* the pages of the first PREFETCH_MAX elements in one gathered read,
 	 * not one a chunk (1024 iovecs are 4 chunks); -A may be unlimited */
@@ -384,6 +387,9 @@ static void lens_array(struct fmt_ctx *c, const struct value *v)
 		layout_init(&lay, et);
 		layout_env(c, &lay);
 		c->layout = &lay;
+		if (!lay.dynamic && lens_flat_compile(&flat, et, lay.offs) &&
+		    !lens_flat_usable(c, &flat))
+			flat.n = 0;
 	}
 	emit_begin(c, EMIT_ARRAY);
 	for (size_t i = 0; i < want; i++) {
@@ -395,7 +401,10 @@ static void lens_array(struct fmt_ctx *c, const struct value *v)
 			break;
 		}
 		emit_sep(c, EMIT_ARRAY, i);
-		lens_render(c, &ev);
+		if (flat.n)
+			lens_flat_render(c, &flat, ev.buf);
+		else
+			lens_render(c, &ev);
 	}
 	emit_end(c, EMIT_ARRAY, more);
 	if (c->layout != saved)
