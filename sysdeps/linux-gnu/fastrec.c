@@ -24,11 +24,15 @@
 #include "tracee.h"
 #include "xmalloc.h"
 
-/* The readable ranges' table is read again at most this often while the
- * recorder's copies miss it, and up to FAST_RANGES_SLOW apart when a
- * reading changes nothing (what they miss is no plain memory: a device's
- * mapping, the vDSO). */
-#define FAST_RANGES_WAIT (10ull * 1000 * 1000)
+/* The readable ranges' table is read again while the recorder's copies
+ * miss it, at most every FAST_RANGES_WAIT or 16 times what the last
+ * reading took, whichever is longer (the reading is 1/16 of the time at
+ * most), and up to FAST_RANGES_SLOW apart when a reading changes
+ * nothing (what they miss is no plain memory: a device's mapping, the
+ * vDSO).  A copy that misses goes by system call, about 1 us: the heap
+ * a program's first malloc makes after the table's first reading was
+ * missed for 10 ms, 4000 strlen calls' worth at the start of each run. */
+#define FAST_RANGES_WAIT (1000ull * 1000)
 #define FAST_RANGES_SLOW (1000ull * 1000 * 1000)
 
 /* ---- the recorder's state ---- */
@@ -131,6 +135,7 @@ static void ranges_write(int procmem, struct fastrec *f,
 void fastrec_ranges_refresh(struct process *p, struct fastrec *f)
 {
 	char path[64];
+	uint64_t start = fastrec_mono_ns();
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)p->pid);
 	FILE *m = fopen(path, "re");
 	if (!m)
@@ -144,10 +149,15 @@ void fastrec_ranges_refresh(struct process *p, struct fastrec *f)
 		return;
 	uint64_t sum = ranges_hash(range_buf, (size_t)n);
 	bool same = f->range_seq && !(f->range_seq & 1) && sum == f->ranges_sum;
-	f->ranges_wait = same ? 2 * f->ranges_wait : FAST_RANGES_WAIT;
+	uint64_t now = fastrec_mono_ns(), least = 16 * (now - start);
+	if (least < FAST_RANGES_WAIT)
+		least = FAST_RANGES_WAIT;
+	f->ranges_wait = same ? 2 * f->ranges_wait : least;
+	if (f->ranges_wait < least)
+		f->ranges_wait = least;
 	if (f->ranges_wait > FAST_RANGES_SLOW)
 		f->ranges_wait = FAST_RANGES_SLOW;
-	f->ranges_next = fastrec_mono_ns() + f->ranges_wait;
+	f->ranges_next = now + f->ranges_wait;
 	if (same)
 		return;
 	f->ranges_sum = sum;
