@@ -9,6 +9,7 @@
 
 #include "expr.h"
 #include "flat.h"
+#include "memsrc.h"
 #include "type.h"
 
 enum flat_op { FLAT_SKIP, FLAT_INT, FLAT_STR };
@@ -146,6 +147,40 @@ static int64_t load(const unsigned char *p, size_t n, bool sign)
 	}
 }
 
+/* A string of a known LEN up to FLAT_SHORT bytes at P, read whole: in
+ * one read of the bytes lens_chars would read first (the first of its
+ * chunks holds them all), shown as it shows them.  False, with nothing
+ * written, when that read comes short: lens_chars then says what can be
+ * read. */
+#define FLAT_SHORT 256
+
+static bool short_string(struct fmt_ctx *c, uint64_t p, int64_t len, bool zero)
+{
+	size_t cap = c->limits->strlen;
+	unsigned char b[FLAT_SHORT];
+
+	if (len < 0 || len > FLAT_SHORT)
+		return false;
+	size_t want = cap < (size_t)len ? cap + 1 : (size_t)len;
+	if (want && memsrc_read(c->mem, p, b, want) != want)
+		return false;
+	size_t k = want;
+	if (zero && want <= 32) { /* a line: cheaper than the call */
+		for (size_t i = 0; i < want; i++)
+			if (!b[i]) {
+				k = i;
+				break;
+			}
+	} else if (zero) {
+		const unsigned char *nul = memchr(b, 0, want);
+		k = nul ? (size_t)(nul - b) : want;
+	}
+	emit_begin(c, EMIT_STRING);
+	emit_chars(c, b, k > cap ? cap : k);
+	emit_end(c, EMIT_STRING, k > cap);
+	return true;
+}
+
 static void show_string(struct fmt_ctx *c, const struct lens_flat_member *m,
 			const unsigned char *elt)
 {
@@ -169,7 +204,8 @@ static void show_string(struct fmt_ctx *c, const struct lens_flat_member *m,
 		len = 0;
 		break;
 	}
-	lens_chars(c, p, NULL, len, m->zero, c->limits->strlen);
+	if (!short_string(c, p, len, m->zero))
+		lens_chars(c, p, NULL, len, m->zero, c->limits->strlen);
 }
 
 bool lens_flat_usable(const struct fmt_ctx *c, const struct lens_flat *fl)
