@@ -34,14 +34,17 @@
 
 /* -s and -A, for the fetch plans. */
 static struct lens_limits limits;
+/* The options show times: the records carry time stamps (rdtsc, about
+ * 20 ns on a virtual machine, twice a call), else none. */
+static bool timed;
 
 bool fast_init(const struct options *o)
 {
 	if (!o->fast)
 		return false;
 	fastbt_init(o->where);
-	bool timed = o->time_mode || o->relative || o->time_spent ||
-		     o->summary || o->format != FORMAT_TEXT;
+	timed = o->time_mode || o->relative || o->time_spent || o->summary ||
+		o->format != FORMAT_TEXT;
 	/* With -S the recorder's own copies stop at syscall-stops: a
 	 * writer is often stopped inside its record, and a wait for it at
 	 * another thread's stop would last its whole bound. */
@@ -132,6 +135,8 @@ static int setup(struct task *t, struct fastrec *f,
 	memcpy(img + f->l.blob, rec_blob, rec_blob_size);
 	rec_shared_init((struct rec_shared *)(img + code), &f->l, f->base,
 			(uint64_t)p->pid);
+	if (!timed)
+		((struct rec_shared *)(img + code))->options &= ~REC_OPT_TSC;
 	errno_setup(p, f, (struct rec_shared *)(img + code));
 	fastbt_config(f, (struct rec_shared *)(img + code));
 	if (mem_write(p->procmem, f->base, img,

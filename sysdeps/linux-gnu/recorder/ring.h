@@ -25,7 +25,9 @@
  * A call's record is reserved with room for its plan's upper bound; the
  * bytes the plan did not use are given back: HEAD moves back if no writer
  * reserved after it, else they become a pad record.  Records and pads are
- * multiples of REC_ALIGN bytes, so any slack holds a pad's header.
+ * multiples of REC_ALIGN bytes, so any slack holds a pad's header.  Slack
+ * up to REC_SLACK_KEEP bytes stays in the record instead, past its
+ * chunks: its size is the reservation's.
  *
  * A full ring: the writer executes the trap at rec_blob_trap_full; the
  * tracer sees a SIGTRAP with the IP just after it, drains, and resumes
@@ -65,6 +67,7 @@
 #define REC_VERSION 5
 
 #define REC_ALIGN 16
+#define REC_SLACK_KEEP 128
 /* The chunks' room in a synchronous record (on the writer's stack). */
 #define REC_SYNC_ROOM 512
 /* The positions of synchronous records. */

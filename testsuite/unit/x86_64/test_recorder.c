@@ -379,7 +379,9 @@ static void check_fill_chunks(const struct rec_return *r, uint64_t buf,
 	const struct plan_chunk *c = (const void *)(r + 1);
 	size_t n = c->len;
 	uint64_t fill = plan_chunk_size(n) + plan_chunk_size(n - 1);
-	CHECK(r->h.size == rec_align(sizeof(*r) + r->used));
+	/* the slack past the chunks, REC_SLACK_KEEP bytes at most, stays */
+	CHECK(r->h.size >= rec_align(sizeof(*r) + r->used) &&
+	      r->h.size - rec_align(sizeof(*r) + r->used) <= REC_SLACK_KEEP);
 	CHECK(r->ret[0] == buf + 1 && c->addr == buf && n >= 1 &&
 	      c->wanted == n &&
 	      r->used == fill + (tail ? plan_chunk_size(n) : 0));
