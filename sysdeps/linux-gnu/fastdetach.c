@@ -223,9 +223,18 @@ static void child_ring(const struct fastrec *f, pid_t pid, int procmem)
 
 void fast_fork(struct process *child, const struct process *parent)
 {
-	const struct fastrec *pf = fastrec_mapped(parent);
+	struct fastrec *pf = fastrec_mapped(parent);
 	if (!pf || child->procmem < 0)
 		return;
+	/* The parent's ring pages are shared copy-on-write now: none is
+	 * its own until written again, from its head on (copy_ring). */
+	uint64_t phead;
+	if (fastrec_read(parent->pid, FASTREC_FIELD(pf, head), &phead,
+			 sizeof(phead)) == 0 &&
+	    phead - pf->tail <= pf->l.ring)
+		pf->written_lo = pf->written_hi = phead;
+	else
+		pf->written_lo = pf->written_hi = pf->tail + 2 * pf->l.ring;
 	struct fastrec *f = xmalloc(sizeof(*f));
 	memcpy(f, pf, sizeof(*f));
 	child->fast = f;
@@ -244,6 +253,7 @@ void fast_fork(struct process *child, const struct process *parent)
 		f->tail = w[0];
 		f->counted = w[2];
 	}
+	f->written_lo = f->written_hi = f->tail; /* as the parent's */
 	f->lost_room = 0;
 	f->wait_last = 0;
 	f->nthreads = 0;

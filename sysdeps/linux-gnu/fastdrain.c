@@ -1,6 +1,6 @@
 /* --fast: the rings drained and their records shown (DESIGN.md, "Fast
  * mode", Draining and Times).  A drain copies a process's ring from its
- * tail to its head (process_vm_readv, a page an iovec), gives the room of the
+ * tail to its head (process_vm_readv), gives the room of the
  * committed records back, then formats them from the copy as calls and
  * returns of the tasks they name, at the times their time stamps map
  * to.  Drains run before each stop is handled (fast_drain_all), in the
@@ -165,6 +165,11 @@ static void consume(struct process *p, struct fastrec *f, uint64_t tail,
 	if (end == tail)
 		return;
 	fastshow_batch(); /* waited() may have given the ring up first */
+	/* [TAIL, END) was written as committed; from the range's start on,
+	 * since the mapping or the fork */
+	if (tail <= f->written_hi && end > f->written_hi &&
+	    end > f->written_lo)
+		f->written_hi = end;
 	f->tail = end;
 	(void)mem_write(p->procmem, FASTREC_FIELD(f, tail), &end, sizeof(end));
 	/* committed_end checked each record of [TAIL, END) in this copy,
@@ -180,48 +185,75 @@ static void consume(struct process *p, struct fastrec *f, uint64_t tail,
 	}
 }
 
-/* Copy P's ring (recorder F) from its tail to HEAD into ring_copy, one
- * page of the program's a remote iovec.  The kernel pins the pages of
- * one iovec before it copies them, and a page pinned before its first
- * write of the lap (the zero page of a ring not written yet, a page a
- * fork left shared copy-on-write) keeps its old bytes in the copy while
- * the writer's go to a new page: the body of a record committed in
- * between was copied stale (zeros in a writev's strings, 1 run in 10
- * under -s 9999999).  Pinned and copied a page after the other, in the
- * order of the ring, a record whose commit word the copy shows had
- * every later page of it written before that word was copied, so
- * before those pages were pinned. */
+/* Copying P's ring (recorder F) from its tail to HEAD into ring_copy.
+ * The kernel pins the pages of one remote iovec (16 at a time) before it
+ * copies them, and a page pinned before its first write since the ring
+ * was mapped or its process forked (the zero page, a page shared
+ * copy-on-write) keeps its old bytes in the copy while the writer's go
+ * to a new page: the body of a record committed in between was copied
+ * stale (zeros in a writev's strings, 1 run in 10 under -s 9999999).
+ * So positions outside F's written range go one page an iovec, pinned
+ * and copied in ring order: a record whose commit word the copy shows
+ * had every later page of it written before that word was copied, so
+ * before those pages were pinned.  Inside the range, where every page
+ * was written already, large iovecs (per-page ones cost strlen 6%). */
 #define RING_IOVS 256
+
+struct ring_iovs {
+	struct iovec l[RING_IOVS], r[RING_IOVS];
+	size_t n;
+	uint64_t bytes;
+};
+
+static bool ring_flush(pid_t pid, struct ring_iovs *v)
+{
+	bool ok = !v->n || fastrec_gather(pid, v->l, v->n, v->r, v->n) ==
+				   (ssize_t)v->bytes;
+	v->n = 0;
+	v->bytes = 0;
+	return ok;
+}
+
+/* Positions [POS, END) of F's ring into V, pieces of at most STEP
+ * bytes (a power of two) that never cross a multiple of STEP. */
+static bool ring_add(pid_t pid, const struct fastrec *f, struct ring_iovs *v,
+		     uint64_t pos, uint64_t end, uint64_t step)
+{
+	uint64_t size = f->l.ring, base = f->base + f->l.data;
+	while (pos < end) {
+		uint64_t off = pos & (size - 1);
+		uint64_t k = step - (off & (step - 1));
+		if (k > end - pos)
+			k = end - pos;
+		if (v->n == RING_IOVS && !ring_flush(pid, v))
+			return false;
+		v->l[v->n] = (struct iovec){ ring_copy + off, k };
+		v->r[v->n] = (struct iovec){ (void *)(uintptr_t)(base + off),
+					     k };
+		v->n++;
+		v->bytes += k;
+		pos += k;
+	}
+	return true;
+}
 
 static bool copy_ring(struct process *p, struct fastrec *f, uint64_t head)
 {
 	static uint64_t page;
-	uint64_t size = f->l.ring, pos = f->tail;
-	uint64_t base = f->base + f->l.data;
-	struct iovec l[RING_IOVS], r[RING_IOVS];
+	static struct ring_iovs v;
+	uint64_t size = f->l.ring, tail = f->tail, safe = tail;
 
 	if (!page) {
 		long ps = sysconf(_SC_PAGESIZE);
 		page = ps > 0 && !(ps & (ps - 1)) ? (uint64_t)ps : 4096;
 	}
-	while (pos < head) {
-		size_t n = 0;
-		uint64_t bytes = 0;
-		for (; n < RING_IOVS && pos < head; n++) {
-			uint64_t off = pos & (size - 1);
-			uint64_t k = page - (off & (page - 1));
-			if (k > head - pos)
-				k = head - pos;
-			l[n] = (struct iovec){ ring_copy + off, k };
-			r[n] = (struct iovec){ (void *)(uintptr_t)(base + off),
-					       k };
-			pos += k;
-			bytes += k;
-		}
-		if (fastrec_gather(p->pid, l, n, r, n) != (ssize_t)bytes)
-			return false;
-	}
-	return true;
+	if (f->written_hi - f->written_lo >= size)
+		safe = head;
+	else if (tail >= f->written_lo && tail < f->written_hi)
+		safe = head < f->written_hi ? head : f->written_hi;
+	return ring_add(p->pid, f, &v, tail, safe, size) &&
+	       ring_add(p->pid, f, &v, safe, head, page) &&
+	       ring_flush(p->pid, &v);
 }
 
 /* Every value read from the ring's header (head, the recorder's

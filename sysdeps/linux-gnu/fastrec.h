@@ -92,6 +92,10 @@ struct fastrec {
 	uint8_t xlen[FAST_NFUNC];
 	/* The ring as the drains left it (fastdrain.c). */
 	uint64_t tail;	     /* the ring's tail, as last stored */
+	/* [WRITTEN_LO, WRITTEN_HI): ring positions that committed records
+	 * covered since the ring was mapped or its process forked: their
+	 * pages are the writers' own, written (copy_ring). */
+	uint64_t written_lo, written_hi;
 	bool broken;	     /* the ring was given up (fastpoison.c) */
 	bool uncommitted;    /* the last drain stopped at a record not
 				committed yet */
