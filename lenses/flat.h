@@ -18,7 +18,7 @@ struct lens_flat_member {
 	unsigned char width;	 /* an integer's bytes */
 	unsigned char len_width; /* FLAT_LEN_ELT: the length member's */
 	bool sign, len_sign;
-	bool zero; /* a string's: up to the NUL too */
+	bool zero;	/* a string's: up to the NUL too */
 	size_t i;	/* the member's index */
 	size_t off;	/* its offset in the element */
 	size_t len_off; /* FLAT_LEN_ELT: the length member's */

@@ -167,8 +167,7 @@ static void consume(struct process *p, struct fastrec *f, uint64_t tail,
 	fastshow_batch(); /* waited() may have given the ring up first */
 	/* [TAIL, END) was written as committed; from the range's start on,
 	 * since the mapping or the fork */
-	if (tail <= f->written_hi && end > f->written_hi &&
-	    end > f->written_lo)
+	if (tail <= f->written_hi && end > f->written_hi && end > f->written_lo)
 		f->written_hi = end;
 	f->tail = end;
 	(void)mem_write(p->procmem, FASTREC_FIELD(f, tail), &end, sizeof(end));
@@ -228,8 +227,8 @@ static bool ring_add(pid_t pid, const struct fastrec *f, struct ring_iovs *v,
 		if (v->n == RING_IOVS && !ring_flush(pid, v))
 			return false;
 		v->l[v->n] = (struct iovec){ ring_copy + off, k };
-		v->r[v->n] = (struct iovec){ (void *)(uintptr_t)(base + off),
-					     k };
+		v->r[v->n] =
+			(struct iovec){ (void *)(uintptr_t)(base + off), k };
 		v->n++;
 		v->bytes += k;
 		pos += k;

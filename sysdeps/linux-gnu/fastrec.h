@@ -91,7 +91,7 @@ struct fastrec {
 	uint8_t xorig[FAST_NFUNC][16];
 	uint8_t xlen[FAST_NFUNC];
 	/* The ring as the drains left it (fastdrain.c). */
-	uint64_t tail;	     /* the ring's tail, as last stored */
+	uint64_t tail; /* the ring's tail, as last stored */
 	/* [WRITTEN_LO, WRITTEN_HI): ring positions that committed records
 	 * covered since the ring was mapped or its process forked: their
 	 * pages are the writers' own, written (copy_ring). */
