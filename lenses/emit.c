@@ -229,24 +229,20 @@ static char *escape_at(char *o, unsigned char ch)
 	return o + esc.len[ch];
 }
 
-/* Runs of plain bytes are found eight bytes at a time and copied whole,
- * the tail at once (below) or a byte at a time by the table; the output
- * is reserved at its largest (4 bytes a byte) once, which leaves room
- * for the 8-byte moves (at input offset I <= N - 8 the output is at most
- * 4 I + 8 <= 4 N). */
-void emit_chars(struct fmt_ctx *c, const unsigned char *p, size_t n)
+/* N bytes at P escaped at O (room for 4 N): past them.  Runs of plain
+ * bytes are found eight bytes at a time and copied whole, the tail at
+ * once (below) or a byte at a time by the table; the output is reserved
+ * at its largest (4 bytes a byte) once, which leaves room for the 8-byte
+ * moves (at input offset I <= N - 8 the output is at most 4 I + 8 <=
+ * 4 N). */
+static char *escape_run(char *o, const unsigned char *p, size_t n)
 {
 	const unsigned char *start = p;
 	const unsigned char *end = p + n;
+	char *o0 = o;
 
-	if (c->json) {
-		json_bytes(c, p, n);
-		return;
-	}
 	if (!esc.ready)
 		esc_init();
-	char *o = strbuf_reserve(c->sb, 4 * n);
-	char *o0 = o;
 	while (end - p >= 8) {
 		uint64_t x;
 
@@ -280,6 +276,37 @@ void emit_chars(struct fmt_ctx *c, const unsigned char *p, size_t n)
 			*o++ = (char)*p;
 		else
 			o = escape_at(o, *p);
+	}
+	return o;
+}
+
+void emit_chars(struct fmt_ctx *c, const unsigned char *p, size_t n)
+{
+	if (c->json) {
+		json_bytes(c, p, n);
+		return;
+	}
+	char *o = strbuf_reserve(c->sb, 4 * n);
+	strbuf_commit(c->sb, escape_run(o, p, n));
+}
+
+/* One reservation for the quotes, the bytes and the ellipsis: the
+ * strings of a writev's iovecs are short and many. */
+void emit_string(struct fmt_ctx *c, const unsigned char *p, size_t n, bool more)
+{
+	if (c->json) {
+		emit_begin(c, EMIT_STRING);
+		emit_chars(c, p, n);
+		emit_end(c, EMIT_STRING, more);
+		return;
+	}
+	char *o = strbuf_reserve(c->sb, 4 * n + 5);
+	*o++ = '"';
+	o = escape_run(o, p, n);
+	*o++ = '"';
+	if (more) {
+		memcpy(o, "...", 3);
+		o += 3;
 	}
 	strbuf_commit(c->sb, o);
 }

@@ -149,7 +149,8 @@ static int64_t load(const unsigned char *p, size_t n, bool sign)
 
 /* A string of a known LEN up to FLAT_SHORT bytes at P, read whole: in
  * one read of the bytes lens_chars would read first (the first of its
- * chunks holds them all), shown as it shows them.  False, with nothing
+ * chunks holds them all), or where the source holds them (a record's
+ * chunk), shown as it shows them.  False, with nothing
  * written, when that read comes short: lens_chars then says what can be
  * read. */
 #define FLAT_SHORT 256
@@ -162,22 +163,24 @@ static bool short_string(struct fmt_ctx *c, uint64_t p, int64_t len, bool zero)
 	if (len < 0 || len > FLAT_SHORT)
 		return false;
 	size_t want = cap < (size_t)len ? cap + 1 : (size_t)len;
-	if (want && memsrc_read(c->mem, p, b, want) != want)
-		return false;
+	const unsigned char *q = memsrc_peek(c->mem, p, want);
+	if (!q) {
+		if (want && memsrc_read(c->mem, p, b, want) != want)
+			return false;
+		q = b;
+	}
 	size_t k = want;
 	if (zero && want <= 32) { /* a line: cheaper than the call */
 		for (size_t i = 0; i < want; i++)
-			if (!b[i]) {
+			if (!q[i]) {
 				k = i;
 				break;
 			}
 	} else if (zero) {
-		const unsigned char *nul = memchr(b, 0, want);
-		k = nul ? (size_t)(nul - b) : want;
+		const unsigned char *nul = memchr(q, 0, want);
+		k = nul ? (size_t)(nul - q) : want;
 	}
-	emit_begin(c, EMIT_STRING);
-	emit_chars(c, b, k > cap ? cap : k);
-	emit_end(c, EMIT_STRING, k > cap);
+	emit_string(c, q, k > cap ? cap : k, k > cap);
 	return true;
 }
 
@@ -229,8 +232,7 @@ void lens_flat_render(struct fmt_ctx *c, const struct lens_flat *fl,
 
 		if (m->op == FLAT_SKIP)
 			continue;
-		emit_field(c, g, idx++, t->names ? t->names[m->i] : NULL,
-			   m->i);
+		emit_field(c, g, idx++, t->names ? t->names[m->i] : NULL, m->i);
 		if (lens_budget_full(c)) {
 			/* "..." once, as lens_render writes it */
 			struct value v = { .type = t->fields[m->i],

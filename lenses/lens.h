@@ -115,6 +115,10 @@ void emit_printf(struct fmt_ctx *c, const char *fmt, ...)
 void emit_char(struct fmt_ctx *c, unsigned char ch, char quote);
 /* N bytes inside "", escaped as emit_char escapes them one by one. */
 void emit_chars(struct fmt_ctx *c, const unsigned char *p, size_t n);
+/* A whole string: emit_begin, emit_chars and emit_end of EMIT_STRING in
+ * one. */
+void emit_string(struct fmt_ctx *c, const unsigned char *p, size_t n,
+		 bool more);
 /* Integers as %lld, %llu and %#llx print them (0 in hex is "0"). */
 void emit_dec(struct fmt_ctx *c, int64_t x);
 void emit_udec(struct fmt_ctx *c, uint64_t u);

@@ -152,6 +152,25 @@ static bool print_wide(struct fmt_ctx *c, struct chars *s, bool zero,
 	return false;
 }
 
+/* A string that its first chunk of N bytes ends (its NUL, the cap, or
+ * all it may have), in one emit_string: what print_bytes would show,
+ * with no read after that chunk, as it would make none.  False: not so. */
+static bool whole(struct fmt_ctx *c, const struct chars *s, size_t n, bool zero,
+		  size_t cap)
+{
+	const unsigned char *p = s->buf + s->at;
+	const unsigned char *nul = zero ? find_nul(p, n) : NULL;
+	size_t k = nul ? (size_t)(nul - p) : n;
+
+	if (k > cap)
+		emit_string(c, p, cap, true);
+	else if (nul || s->pos + n == s->want)
+		emit_string(c, p, k, false);
+	else
+		return false;
+	return true;
+}
+
 /* A string of length L (the NUL-scan length for zero forms, min'ed with
  * any zero(N) cap; N itself for fixed lengths, whose NULs are printed as
  * \0, as ltrace 0.7.3 does) shows min(L, -s) characters and gets the
@@ -176,6 +195,8 @@ static void print_elts(struct fmt_ctx *c, uint64_t addr,
 	size_t n = avail(&s);
 	if (!n && s.want) {
 		emit_addr(c, addr); /* nothing readable */
+	} else if (esz == 1 && whole(c, &s, n, zero, cap)) {
+		/* shown */
 	} else {
 		emit_begin(c, EMIT_STRING);
 		bool more = esz == 1 ? print_bytes(c, &s, n, zero, cap) :

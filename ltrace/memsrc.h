@@ -18,12 +18,22 @@ struct memsrc {
 	/* Optional (may be NULL): the pages holding ADDRS[0..N) are about
 	 * to be read; fetch them together, in one gathered read. */
 	void (*prefetch)(struct memsrc *m, const uint64_t *addrs, size_t n);
+	/* Optional (may be NULL): where the source holds all LEN bytes at
+	 * ADDR, as READ would copy them, until M is used again; NULL when
+	 * it does not (READ says what can be read). */
+	const void *(*peek)(struct memsrc *m, uint64_t addr, size_t len);
 };
 
 static inline size_t memsrc_read(struct memsrc *m, uint64_t addr, void *buf,
 				 size_t len)
 {
 	return m->read(m, addr, buf, len);
+}
+
+static inline const void *memsrc_peek(struct memsrc *m, uint64_t addr,
+				      size_t len)
+{
+	return m->peek ? m->peek(m, addr, len) : NULL;
 }
 
 static inline void memsrc_prefetch(struct memsrc *m, const uint64_t *addrs,

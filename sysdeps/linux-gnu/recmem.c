@@ -166,10 +166,24 @@ static size_t recmem_read(struct memsrc *ms, uint64_t addr, void *buf,
 	return pos;
 }
 
+/* A string's bytes where one chunk holds them all: no copy. */
+static const void *recmem_peek(struct memsrc *ms, uint64_t addr, size_t len)
+{
+	struct recmem *m = (struct recmem *)ms;
+
+	if (m->live || !len)
+		return NULL;
+	const struct plan_chunk *ch = holding(m, addr, len);
+	if (!holds(ch, addr, len))
+		return NULL;
+	return (const unsigned char *)(ch + 1) + (addr - ch->addr);
+}
+
 void recmem_init(struct recmem *m, const void *chunks, size_t size)
 {
 	memset(m, 0, sizeof(*m));
 	m->mem.read = recmem_read;
+	m->mem.peek = recmem_peek;
 	m->chunks = chunks;
 	measure(m, size);
 }
