@@ -17,14 +17,7 @@
  * times in a large trace (issue 12). */
 #define S(lit) lit, sizeof(lit) - 1
 
-struct text {
-	char s[4]; /* copied whole, NUL-padded */
-	size_t n;
-};
-
-static const struct {
-	struct text open, close, sep;
-} groups[] = {
+const struct emit_punct emit_groups[] = {
 	[EMIT_ARRAY] = { { S("[ ") }, { S(" ]") }, { S(", ") } },
 	[EMIT_STRUCT] = { { S("{ ") }, { S(" }") }, { S(", ") } },
 	[EMIT_RECORD] = { { S("{ ") }, { S(" }") }, { S(", ") } },
@@ -35,25 +28,14 @@ static const struct {
 	[EMIT_ARGS] = { { S("") }, { S("") }, { S(", ") } },
 };
 
-static void add_text(struct fmt_ctx *c, const struct text *t)
+void emit_begin_json(struct fmt_ctx *c, enum emit_group g)
 {
-	char *o = strbuf_reserve(c->sb, sizeof(t->s));
-
-	memcpy(o, t->s, sizeof(t->s));
-	strbuf_commit(c->sb, o + t->n);
-}
-
-void emit_begin(struct fmt_ctx *c, enum emit_group g)
-{
-	if (c->json)
-		json_begin(c, g);
-	else
-		add_text(c, &groups[g].open);
+	json_begin(c, g);
 }
 
 /* Arrays put the ellipsis inside the bracket ("[ 1, 2... ]"), strings
  * after the closing quote ("\"abc\"..."). */
-void emit_end(struct fmt_ctx *c, enum emit_group g, bool more)
+void emit_end_slow(struct fmt_ctx *c, enum emit_group g, bool more)
 {
 	if (c->json) {
 		json_end(c, g, more);
@@ -61,12 +43,12 @@ void emit_end(struct fmt_ctx *c, enum emit_group g, bool more)
 	}
 	if (more && g != EMIT_STRING)
 		emit_ellipsis(c);
-	add_text(c, &groups[g].close);
+	emit_put(c->sb, &emit_groups[g].close);
 	if (more && g == EMIT_STRING)
 		emit_ellipsis(c);
 }
 
-void emit_sep(struct fmt_ctx *c, enum emit_group g, size_t idx)
+void emit_sep_slow(struct fmt_ctx *c, enum emit_group g, size_t idx)
 {
 	if (!idx)
 		return;
@@ -74,17 +56,14 @@ void emit_sep(struct fmt_ctx *c, enum emit_group g, size_t idx)
 	if (c->json)
 		strbuf_addch(c->sb, ',');
 	else
-		add_text(c, &groups[g].sep);
+		emit_put(c->sb, &emit_groups[g].sep);
 	if (g == EMIT_ARGS && c->on_pack_sep)
 		c->on_pack_sep(c->pack_sep_data, at, c->sb->len);
 }
 
-void emit_field(struct fmt_ctx *c, enum emit_group g, size_t idx,
-		const char *name, size_t i)
+void emit_field_json(struct fmt_ctx *c, size_t idx, const char *name, size_t i)
 {
-	emit_sep(c, g, idx);
-	if (!c->json || g != EMIT_RECORD)
-		return;
+	emit_sep_slow(c, EMIT_RECORD, idx);
 	if (name) {
 		json_string(c->sb, name);
 	} else {

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "forward.h"
+#include "strbuf.h"
 
 struct expr_env;
 struct fetch_ctx;
@@ -99,13 +100,13 @@ enum emit_group {
 	EMIT_ARGS,	 /* 1, 2 */
 };
 
-void emit_begin(struct fmt_ctx *c, enum emit_group g);
-void emit_end(struct fmt_ctx *c, enum emit_group g, bool more);
-void emit_sep(struct fmt_ctx *c, enum emit_group g, size_t idx);
+static inline void emit_begin(struct fmt_ctx *c, enum emit_group g);
+static inline void emit_end(struct fmt_ctx *c, enum emit_group g, bool more);
+static inline void emit_sep(struct fmt_ctx *c, enum emit_group g, size_t idx);
 /* Member IDX (shown) of an EMIT_STRUCT or EMIT_RECORD: the separator,
  * and in a JSON record "NAME": (NULL: "#I", I the member's index). */
-void emit_field(struct fmt_ctx *c, enum emit_group g, size_t idx,
-		const char *name, size_t i);
+static inline void emit_field(struct fmt_ctx *c, enum emit_group g, size_t idx,
+			      const char *name, size_t i);
 /* Text as it is (JSON: as a string); lenses use the typed primitives
  * below for what they show. */
 void emit_text(struct fmt_ctx *c, const char *s);
@@ -154,6 +155,65 @@ void emit_bit_range(struct fmt_ctx *c, size_t lo, size_t hi);
  * QUOTE: "\x{...}" (JSON: U+FFFD). */
 void emit_bad_wchar(struct fmt_ctx *c, uint64_t u);
 
+/* The four above are inline: a group's punctuation is written millions
+ * of times in a large trace.  Their text is emit.c's table; JSON and
+ * the rarer cases go to emit.c's functions. */
+struct emit_text {
+	char s[4]; /* copied whole, NUL-padded */
+	size_t n;
+};
+struct emit_punct {
+	struct emit_text open, close, sep;
+};
+extern const struct emit_punct emit_groups[];
+void emit_begin_json(struct fmt_ctx *c, enum emit_group g);
+void emit_end_slow(struct fmt_ctx *c, enum emit_group g, bool more);
+void emit_sep_slow(struct fmt_ctx *c, enum emit_group g, size_t idx);
+void emit_field_json(struct fmt_ctx *c, size_t idx, const char *name, size_t i);
+
+static inline void emit_put(struct strbuf *sb, const struct emit_text *t)
+{
+	char *o = strbuf_reserve(sb, sizeof(t->s));
+
+	__builtin_memcpy(o, t->s, sizeof(t->s));
+	strbuf_commit(sb, o + t->n);
+}
+
+static inline void emit_begin(struct fmt_ctx *c, enum emit_group g)
+{
+	if (c->json)
+		emit_begin_json(c, g);
+	else
+		emit_put(c->sb, &emit_groups[g].open);
+}
+
+static inline void emit_end(struct fmt_ctx *c, enum emit_group g, bool more)
+{
+	if (c->json || more)
+		emit_end_slow(c, g, more);
+	else
+		emit_put(c->sb, &emit_groups[g].close);
+}
+
+static inline void emit_sep(struct fmt_ctx *c, enum emit_group g, size_t idx)
+{
+	if (!idx)
+		return;
+	if (c->json || (g == EMIT_ARGS && c->on_pack_sep))
+		emit_sep_slow(c, g, idx);
+	else
+		emit_put(c->sb, &emit_groups[g].sep);
+}
+
+static inline void emit_field(struct fmt_ctx *c, enum emit_group g, size_t idx,
+			      const char *name, size_t i)
+{
+	if (c->json && g == EMIT_RECORD)
+		emit_field_json(c, idx, name, i);
+	else
+		emit_sep(c, g, idx);
+}
+
 /* Values. */
 size_t value_read(struct fmt_ctx *c, const struct value *v, void *buf,
 		  size_t len);
@@ -191,7 +251,10 @@ size_t lens_budget(const struct lens_limits *limits);
  * set, C->budget_end not 0): it has that room from here, whatever the
  * arguments before it took. */
 void lens_arg_start(struct fmt_ctx *c);
-bool lens_budget_full(const struct fmt_ctx *c);
+static inline bool lens_budget_full(const struct fmt_ctx *c)
+{
+	return c->budget_end && c->sb->len >= c->budget_end;
+}
 
 /* Dispatch on the value's lens. */
 void lens_render(struct fmt_ctx *c, const struct value *v);

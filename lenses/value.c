@@ -147,11 +147,6 @@ void lens_arg_start(struct fmt_ctx *c)
 	c->cut = false;
 }
 
-bool lens_budget_full(const struct fmt_ctx *c)
-{
-	return c->budget_end && c->sb->len >= c->budget_end;
-}
-
 static void render(struct fmt_ctx *c, const struct value *v);
 
 void lens_render(struct fmt_ctx *c, const struct value *v)
