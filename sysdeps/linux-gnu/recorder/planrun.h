@@ -319,7 +319,8 @@ static inline int plan_op_valid(const struct plan_op *op)
 	       op->len < PLAN_NREGS;
 }
 
-static inline void plan_step(struct plan_state *s, const struct plan_op *op)
+static inline __attribute__((always_inline)) void
+plan_step(struct plan_state *s, const struct plan_op *op)
 {
 	uint64_t *r = s->r;
 
