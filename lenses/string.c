@@ -195,7 +195,7 @@ static void print_elts(struct fmt_ctx *c, uint64_t addr,
 	size_t n = avail(&s);
 	if (!n && s.want) {
 		emit_addr(c, addr); /* nothing readable */
-	} else if (esz == 1 && whole(c, &s, n, zero, cap)) {
+	} else if (esz == 1 && n && whole(c, &s, n, zero, cap)) {
 		/* shown */
 	} else {
 		emit_begin(c, EMIT_STRING);
