@@ -195,7 +195,8 @@ static void consume(struct process *p, struct fastrec *f, uint64_t tail,
  * and copied in ring order: a record whose commit word the copy shows
  * had every later page of it written before that word was copied, so
  * before those pages were pinned.  Inside the range, where every page
- * was written already, large iovecs (per-page ones cost strlen 6%). */
+ * was written already (a pad's too: the recorder writes a word in each),
+ * large iovecs (per-page ones cost strlen 6%). */
 #define RING_IOVS 256
 
 struct ring_iovs {
