@@ -80,6 +80,9 @@ struct memo {
 };
 
 static struct memo memos[MEMO_SLOTS];
+/* Whether a slot was taken: 160 KiB of slots, 40 pages a reset would
+ * fault in for nothing in a run without -w. */
+static bool memos_used;
 
 static const struct library *library_at(const struct process *p, uint64_t addr);
 
@@ -422,6 +425,7 @@ static void show_frames(struct task *t, const struct process *p,
 static struct memo *memo_slot(uint64_t ip, unsigned depth)
 {
 	struct memo *m = &memos[(ip * 0x9E3779B97F4A7C15ULL) >> 58];
+	memos_used = true;
 	if (m->depth != depth) {
 		free(m->ips);
 		m->ips = xmalloc(depth * sizeof(*m->ips));
@@ -542,7 +546,10 @@ void unwind_free_all(void)
 	}
 	hmap_destroy(&objects);
 	memset(&objects, 0, sizeof(objects));
+	if (!memos_used)
+		return;
 	for (size_t i = 0; i < MEMO_SLOTS; i++)
 		free(memos[i].ips);
 	memset(memos, 0, sizeof(memos));
+	memos_used = false;
 }
