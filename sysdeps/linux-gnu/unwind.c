@@ -79,10 +79,9 @@ struct memo {
 	uint64_t *ips; /* DEPTH of them */
 };
 
-static struct memo memos[MEMO_SLOTS];
-/* Whether a slot was taken: 160 KiB of slots, 40 pages a reset would
- * fault in for nothing in a run without -w. */
-static bool memos_used;
+/* MEMO_SLOTS of them, 160 KiB: allocated at the first backtrace, so a
+ * run without -w neither faults them in nor frees them. */
+static struct memo *memos;
 
 static const struct library *library_at(const struct process *p, uint64_t addr);
 
@@ -424,8 +423,9 @@ static void show_frames(struct task *t, const struct process *p,
 /* The memo slot for a backtrace at IP, DEPTH frames deep. */
 static struct memo *memo_slot(uint64_t ip, unsigned depth)
 {
+	if (!memos)
+		memos = xcalloc(MEMO_SLOTS, sizeof(*memos));
 	struct memo *m = &memos[(ip * 0x9E3779B97F4A7C15ULL) >> 58];
-	memos_used = true;
 	if (m->depth != depth) {
 		free(m->ips);
 		m->ips = xmalloc(depth * sizeof(*m->ips));
@@ -546,10 +546,8 @@ void unwind_free_all(void)
 	}
 	hmap_destroy(&objects);
 	memset(&objects, 0, sizeof(objects));
-	if (!memos_used)
-		return;
-	for (size_t i = 0; i < MEMO_SLOTS; i++)
+	for (size_t i = 0; memos && i < MEMO_SLOTS; i++)
 		free(memos[i].ips);
-	memset(memos, 0, sizeof(memos));
-	memos_used = false;
+	free(memos);
+	memos = NULL;
 }
