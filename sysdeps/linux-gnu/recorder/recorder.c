@@ -76,14 +76,19 @@ static void publish(struct rec_shared *s, uint64_t pos, struct rec_hdr *h)
 	__atomic_store_n(&h->commit, rec_commit_word(pos), __ATOMIC_RELEASE);
 }
 
-/* A pad of LEN bytes at POS.  Every page of it is written (a word at
- * each 4 KiB boundary), as a record's are: the tracer copies the pages
- * that committed records covered in bulk, which is safe only for pages
- * written since the ring was mapped (fastdrain.c, copy_ring). */
+/* The smallest page size: a word written every REC_PAGE_MIN bytes
+ * writes every page, whatever the kernel's page size. */
+#define REC_PAGE_MIN 4096
+
+/* A pad of LEN bytes at POS.  Every page of it is written, as a
+ * record's are: the tracer copies the pages that committed records
+ * covered in bulk, which is safe only for pages written since the ring
+ * was mapped (fastdrain.c, copy_ring). */
 static void put_pad(struct rec_shared *s, uint64_t pos, uint64_t len)
 {
 	struct rec_hdr *h = ring_at(s, pos);
-	for (uint64_t o = 4096 - (pos & 4095); o < len; o += 4096)
+	for (uint64_t o = REC_PAGE_MIN - (pos & (REC_PAGE_MIN - 1)); o < len;
+	     o += REC_PAGE_MIN)
 		*(volatile rec_word *)((char *)h + o) = 0;
 	h->size = (uint32_t)len;
 	h->type = REC_PAD;
