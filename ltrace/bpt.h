@@ -62,12 +62,14 @@ struct bpt_call {
  * they were when the breakpoint went in: a stub the program rewrote since
  * (a PLT hook) runs as it now is, untraced.  With --fast: its calls go to
  * the recorder (the breakpoint lifted: FAST), or they never will
- * (FAST_REFUSED). */
+ * (FAST_REFUSED).  ADDR_READ: code may read the function's address in
+ * its slot (struct plt_entry). */
 struct bpt_stub {
 	uint8_t tail[BPT_STUB_MAX - 1];
 	uint8_t len;
 	bool fast;
 	bool fast_refused;
+	bool addr_read;
 };
 
 /* BPT_ENTRY: the call's label is "name@soname" for a library's function,

@@ -22,6 +22,9 @@ struct plt_entry {
 	/* bytes from addr to the end of its indirect jump, which no call
 	 * site scan must see */
 	unsigned len;
+	/* the slot is a GLOB_DAT one too: code may read the function's
+	 * address there, and keep it (a callback) */
+	bool addr_read;
 };
 
 /* A GOT slot of a function (FUNC or IFUNC) that code may call through

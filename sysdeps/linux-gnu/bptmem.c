@@ -203,6 +203,7 @@ static void add_stub(struct process *p, const struct library *l,
 	b->call.label = make_label(l, e->name, &b->call.label_callee);
 	b->call.got = e->got + l->bias;
 	b->stub.len = e->len < BPT_STUB_MAX ? (uint8_t)e->len : BPT_STUB_MAX;
+	b->stub.addr_read = e->addr_read;
 	batch_push(bt, b);
 }
 

@@ -330,6 +330,7 @@ static void on_stub(void *ctx, uint64_t stub, uint64_t got, unsigned len)
 	e->addr = stub;
 	e->got = got;
 	e->len = len;
+	e->addr_read = s->data;
 	e->name = slot_name(sc, s);
 }
 

@@ -156,7 +156,10 @@ void fast_signal(struct task *t, int sig, struct arch_regs *regs);
 
 /* After fast_detach and the restoring of P's bytes, T a stopped thread
  * of P with registers SAVED (set back by the caller): unmap the region,
- * unless a signal was delivered to a thread running in it. */
+ * unless a signal was delivered to a thread running in it.  If the
+ * program may have read a function's address while its slot held the
+ * trampoline, the trampolines forward to the functions and stay mapped
+ * (with the blob and the function table). */
 void fast_unmap(struct task *t, const struct arch_regs *saved);
 
 /* The drainer thread and the lock it shares with the event loop, which

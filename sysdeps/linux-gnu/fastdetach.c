@@ -24,6 +24,7 @@
 #include "recorder/recblob.h"
 #include "recorder/ring.h"
 #include "recregs.h"
+#include "rectramp.h"
 #include "retbp.h"
 #include "tracee.h"
 #include "xmalloc.h"
@@ -264,6 +265,31 @@ void fast_fork(struct process *child, const struct process *parent)
 	fastrec_ranges_refresh(child, f);
 }
 
+/* The trampolines of F's functions, in the process of PROCMEM, made to
+ * forward each call, with no recorder, to where the function's slot
+ * went before the hand-over (the target word of its table entry, set
+ * so): a program that read a slot while it held the trampoline (a
+ * function's address, kept as a callback; the slot a GLOB_DAT one, see
+ * struct plt_entry) calls that after the tracer has gone.  The
+ * trampolines, the blob and the table stay mapped then (fast_unmap). */
+static void forward_tramps(int procmem, const struct fastrec *f)
+{
+	for (uint32_t i = 0; i < f->nfunc && i < FAST_NFUNC; i++) {
+		if (!f->got[i])
+			continue;
+		uint8_t code[REC_TRAMP_SIZE];
+		uint64_t at =
+			f->base + f->l.tramp + (uint64_t)i * REC_TRAMP_SIZE;
+		uint64_t word = f->base + f->l.ftab +
+				(uint64_t)i * sizeof(struct rec_func) +
+				offsetof(struct rec_func, target);
+		uint64_t target = fastentry_slot_value(f, i);
+		if (!rec_tramp_forward(code, at, word) &&
+		    !mem_write(procmem, word, &target, sizeof(target)))
+			(void)mem_write(procmem, at, code, sizeof(code));
+	}
+}
+
 void fast_release_child(int procmem, pid_t pid, const struct process *parent)
 {
 	const struct fastrec *f = fastrec_mapped(parent);
@@ -275,6 +301,8 @@ void fast_release_child(int procmem, pid_t pid, const struct process *parent)
 			(void)mem_write(procmem, f->got[i], &v, sizeof(v));
 		}
 	fastentry_restore(procmem, f);
+	if (f->addr_read)
+		forward_tramps(procmem, f);
 	child_ring(f, pid, procmem);
 	fasttrap_exits_restore(procmem, f);
 	/* No tracer will fix a fault of the child's copies (its hooked
@@ -301,9 +329,24 @@ void fast_unmap(struct task *t, const struct arch_regs *saved)
 	struct process *p = process_mem(t->proc);
 	struct fastrec *f = fastrec_mapped(p);
 	long ret;
-	if (!f || f->signalled_inside || p->vfork_parent)
+	if (!f || p->vfork_parent)
 		return;
-	long args[6] = { (long)f->base, (long)f->l.size };
+	/* The trampolines stay, forwarding, if the program may hold one's
+	 * address; the shadow stacks, ring and the rest go. */
+	uint64_t keep = 0;
+	if (f->addr_read)
+		forward_tramps(p->procmem, f);
+	if (f->signalled_inside)
+		return;
+	if (f->addr_read) {
+		keep = f->l.plans;
+		debug_msg(DEBUG_GENERAL,
+			  "--fast: process %d keeps %#llx bytes at %#llx: "
+			  "forwarding trampolines",
+			  (int)p->pid, (unsigned long long)keep,
+			  (unsigned long long)f->base);
+	}
+	long args[6] = { (long)(f->base + keep), (long)(f->l.size - keep) };
 	/* A failure leaves the region mapped, unreachable. */
 	if (tracee_inject_syscall(t, saved, SYS_munmap, args, &ret) == 0 &&
 	    ret == 0)

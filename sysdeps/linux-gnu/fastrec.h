@@ -127,6 +127,10 @@ struct fastrec {
 	unsigned nbad;
 	/* The stack copy's size its configuration asks for (-w). */
 	uint64_t stack_copy;
+	/* A function was handed over whose address the program may have
+	 * read in its slot, the trampoline's then (fastdetach.c keeps the
+	 * trampolines, forwarding, at the detach). */
+	bool addr_read;
 };
 
 /* ---- fastrec.c ---- */

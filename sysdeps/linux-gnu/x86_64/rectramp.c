@@ -24,3 +24,17 @@ int rec_tramp_write(uint8_t out[REC_TRAMP_SIZE], uint64_t at, uint32_t index,
 	out[15] = 0xcc;
 	return 0;
 }
+
+int rec_tramp_forward(uint8_t out[REC_TRAMP_SIZE], uint64_t at, uint64_t slot)
+{
+	static const uint8_t endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	int64_t rel = (int64_t)(slot - (at + 10));
+	if (rel != (int32_t)rel)
+		return -ERANGE;
+	memcpy(out, endbr64, 4);
+	out[4] = 0xff;
+	out[5] = 0x25;
+	put32(out + 6, (uint32_t)rel);
+	memset(out + 10, 0xcc, REC_TRAMP_SIZE - 10);
+	return 0;
+}

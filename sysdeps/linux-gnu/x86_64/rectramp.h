@@ -23,4 +23,14 @@
 int rec_tramp_write(uint8_t out[REC_TRAMP_SIZE], uint64_t at, uint32_t index,
 		    uint64_t entry);
 
+/* Write at OUT a trampoline that will lie at AT and forward every call
+ * to the address stored at SLOT, with no recorder:
+ *
+ *	f3 0f 1e fa		endbr64
+ *	ff 25 <slot - (at+10):4>	jmp *slot(%rip)
+ *	cc cc cc cc cc cc	int3 (never reached)
+ *
+ * Returns 0, or -ERANGE when SLOT is out of reach. */
+int rec_tramp_forward(uint8_t out[REC_TRAMP_SIZE], uint64_t at, uint64_t slot);
+
 #endif

@@ -1405,6 +1405,35 @@ static void test_reader(void)
 	      -EBADMSG);
 }
 
+/* A trampoline made to forward (rec_tramp_forward: the detach's, when
+ * the program may keep a function's address): a call through it reaches
+ * the function its table word names, with its arguments and result, and
+ * nothing is recorded. */
+static void test_forward(struct recmap *m)
+{
+	rec_reset(m, RING_MAX);
+	uint8_t *at = m->base + m->l.tramp;
+	uint8_t far[REC_TRAMP_SIZE];
+	CHECK(rec_tramp_forward(far, 0x1000, 0x1000 + (1ull << 40)) == -ERANGE);
+	if (mprotect(m->base, m->l.rw, PROT_READ | PROT_WRITE)) {
+		FAIL("mprotect");
+		return;
+	}
+	CHECK(rec_tramp_forward(at, (uint64_t)at,
+				(uint64_t)&m->ftab[0].target) == 0);
+	CHECK(at[0] == 0xf3 && at[4] == 0xff && at[5] == 0x25 &&
+	      at[REC_TRAMP_SIZE - 1] == 0xcc);
+	m->ftab[0].target = (uint64_t)fill;
+	if (mprotect(m->base, m->l.rw, PROT_READ | PROT_EXEC)) {
+		FAIL("mprotect");
+		return;
+	}
+	char buf[16];
+	char *(*fn)(char *, long) = (char *(*)(char *, long))(uintptr_t)at;
+	CHECK(fn(buf, 3) == buf + 1 && strcmp(buf, "xxx") == 0);
+	CHECK(m->sh->head == 0 && m->sh->records == 0);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -1448,6 +1477,7 @@ int main(void)
 	/* Two copies at two addresses: the blob is position-independent. */
 	test_shapes(&a, "first copy");
 	test_shapes(&b, "second copy");
+	test_forward(&b);
 	test_site(&a);
 	test_cut(&a);
 	test_rplan(&a);

@@ -1,0 +1,83 @@
+/* A program that keeps a library function's address, read in its GOT
+ * slot, and calls it after the tracer has gone.  Its free() is called
+ * through the stub and read as an address (keep = free), so the slot is
+ * a GLOB_DAT one that both use; with --fast it held the recorder's
+ * trampoline while traced.
+ *
+ *   addrkeep attach NAME: writes NAME.ready, frees in a loop; at
+ *	NAME.load keeps free's address, writes NAME.loaded; at NAME.call
+ *	(the tracer gone) calls it 10000 times, prints "ok", exits 0.
+ *   addrkeep fork: keeps free's address after 10 calls, forks; the
+ *	child calls it 100000 times (more than a ring holds) and exits 0;
+ *	prints "ok" if it did, else its wait status, and exits 1. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void (*volatile keep)(void *);
+
+static void put(const char *name, const char *suffix)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s.%s", name, suffix);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%d\n", (int)getpid());
+		fclose(f);
+	}
+}
+
+static int there(const char *name, const char *suffix)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s.%s", name, suffix);
+	return access(path, F_OK) == 0;
+}
+
+static void once(void)
+{
+	char *volatile p = malloc(16);
+	free(p);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 2 && !strcmp(argv[1], "attach")) {
+		put(argv[2], "ready");
+		while (!there(argv[2], "load")) {
+			once();
+			usleep(2000);
+		}
+		keep = free;
+		put(argv[2], "loaded");
+		while (!there(argv[2], "call")) {
+			once();
+			usleep(2000);
+		}
+		for (int i = 0; i < 10000; i++)
+			keep(malloc(16));
+		puts("ok");
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "fork")) {
+		for (int i = 0; i < 10; i++)
+			once();
+		keep = free;
+		pid_t c = fork();
+		if (c == 0) {
+			for (int i = 0; i < 100000; i++)
+				keep(malloc(16));
+			_exit(0);
+		}
+		int st = -1;
+		if (c < 0 || waitpid(c, &st, 0) != c || st != 0) {
+			printf("child wait status %#x\n", st);
+			return 1;
+		}
+		puts("ok");
+		return 0;
+	}
+	return 2;
+}
