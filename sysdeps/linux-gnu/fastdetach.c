@@ -295,11 +295,7 @@ void fast_release_child(int procmem, pid_t pid, const struct process *parent)
 	const struct fastrec *f = fastrec_mapped(parent);
 	if (!f)
 		return;
-	for (uint32_t i = 0; i < f->nfunc; i++)
-		if (f->got[i]) {
-			uint64_t v = fastentry_slot_value(f, i);
-			(void)mem_write(procmem, f->got[i], &v, sizeof(v));
-		}
+	fastentry_slots_back(procmem, pid, f);
 	fastentry_restore(procmem, f);
 	if (f->addr_read)
 		forward_tramps(procmem, f);
@@ -359,11 +355,7 @@ void fast_detach(struct process *p)
 	if (!f || p->vfork_parent || p->procmem < 0)
 		return;
 	fastdrain_drain(p);
-	for (uint32_t i = 0; i < f->nfunc; i++)
-		if (f->got[i]) {
-			uint64_t v = fastentry_slot_value(f, i);
-			(void)mem_write(p->procmem, f->got[i], &v, sizeof(v));
-		}
+	fastentry_slots_back(p->procmem, p->pid, f);
 	fastentry_restore(p->procmem, f);
 	task_foreach(step_out, p);
 	fastdrain_drain(p);

@@ -26,6 +26,7 @@
 #include "recorder/ring.h"
 #include "recpatch.h"
 #include "recregs.h"
+#include "rectramp.h"
 #include "scratch.h"
 #include "tracee.h"
 #include "xmalloc.h"
@@ -242,6 +243,21 @@ uint64_t fastentry_slot_value(const struct fastrec *f, uint32_t j)
 		if (f->xlen[i] && f->target[i] == f->target[j])
 			return f->stub[i];
 	return f->target[j];
+}
+
+void fastentry_slots_back(int procmem, pid_t pid, const struct fastrec *f)
+{
+	for (uint32_t i = 0; i < f->nfunc && i < FAST_NFUNC; i++) {
+		uint64_t tramp =
+			f->base + f->l.tramp + (uint64_t)i * REC_TRAMP_SIZE;
+		uint64_t slot = 0;
+		if (f->got[i] &&
+		    !fastrec_read(pid, f->got[i], &slot, sizeof(slot)) &&
+		    slot == tramp) {
+			uint64_t v = fastentry_slot_value(f, i);
+			(void)mem_write(procmem, f->got[i], &v, sizeof(v));
+		}
+	}
 }
 
 /* Whether entry I of F is patched and our jump is still there: the

@@ -19,7 +19,6 @@
 #include "output.h"
 #include "proc.h"
 #include "recorder/ring.h"
-#include "rectramp.h"
 
 /* The least size of a record in the ring, but a pad's. */
 #define FAST_MIN_RECORD                                                 \
@@ -45,18 +44,8 @@ static void stub_back(struct process *p, struct breakpoint *b)
 void fastpoison_handback(struct process *p, const struct fastrec *f)
 {
 	/* The slots first: a stub's breakpoint hit while its slot still held the
-	 * trampoline would send the call to the recorder too.  A slot the
-	 * program has written since is left as it is. */
-	for (uint32_t i = 0; i < f->nfunc && i < FAST_NFUNC; i++) {
-		uint64_t tramp =
-			f->base + f->l.tramp + (uint64_t)i * REC_TRAMP_SIZE;
-		uint64_t slot = 0;
-		if (!fastrec_read(p->pid, f->got[i], &slot, sizeof(slot)) &&
-		    slot == tramp) {
-			uint64_t v = fastentry_slot_value(f, i);
-			(void)mem_write(p->procmem, f->got[i], &v, sizeof(v));
-		}
-	}
+	 * trampoline would send the call to the recorder too. */
+	fastentry_slots_back(p->procmem, p->pid, f);
 	for (uint32_t i = 0; i < f->nfunc && i < FAST_NFUNC; i++) {
 		struct breakpoint *b = bpt_lookup(&p->bpts, f->stub[i]);
 		if (b && b->kind == BPT_STUB && b->stub.fast)

@@ -324,6 +324,12 @@ void fastentry_restore(int procmem, const struct fastrec *f);
  * handed over: its target, or the entry of the function whose
  * relocated copy that target has become since (retarget_stubs). */
 uint64_t fastentry_slot_value(const struct fastrec *f, uint32_t j);
+/* fastentry.c: the GOT slots of F's stubs, in process PID (PROCMEM),
+ * back to what they held (fastentry_slot_value) where they still point
+ * at their trampolines.  A slot the program has written since (a PLT
+ * hook of its own) is left as it is, and so is one of an object gone
+ * (dlclose: another may be mapped there). */
+void fastentry_slots_back(int procmem, pid_t pid, const struct fastrec *f);
 /* fastentry.c: P's patched entries back in ptrace mode, F given up
  * (fastpoison.c): their breakpoints back in place where our jump still
  * is, never patched again. */

@@ -1,0 +1,133 @@
+/* A program that puts its own hook in its GOT slot of atoi (as PLT
+ * hooking libraries do) while traced, and needs it after the tracer has
+ * gone.  With --fast the slot held the recorder's trampoline until the
+ * program wrote it: the tracer must leave the program's value there.
+ *
+ *   plthook attach NAME: writes NAME.ready, calls atoi in a loop; at
+ *	NAME.hook writes its hook in the slot, writes NAME.hooked; at
+ *	NAME.call (the tracer gone) calls atoi once: prints "ok" and exits
+ *	0 if the hook answered, else says what did and exits 1.
+ *   plthook fork: hooks after 10 calls, forks; the child, let go by a
+ *	tracer without -f, calls atoi and exits 0 if the hook answered;
+ *	prints "ok" if it did, else its wait status, and exits 1. */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <link.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int hooked(const char *s)
+{
+	(void)s;
+	return 42;
+}
+
+struct found {
+	const char *name;
+	uintptr_t *slot;
+};
+
+/* The main program's JUMP_SLOT of NAME, from its dynamic section. */
+static int find(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct found *fd = data;
+	(void)size;
+	const ElfW(Dyn) *dyn = NULL;
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+			dyn = (const ElfW(Dyn) *)(info->dlpi_addr +
+						  info->dlpi_phdr[i].p_vaddr);
+	uintptr_t rel = 0, sym = 0, str = 0, relsz = 0;
+	for (; dyn && dyn->d_tag != DT_NULL; dyn++) {
+		if (dyn->d_tag == DT_JMPREL)
+			rel = dyn->d_un.d_ptr;
+		else if (dyn->d_tag == DT_PLTRELSZ)
+			relsz = dyn->d_un.d_val;
+		else if (dyn->d_tag == DT_SYMTAB)
+			sym = dyn->d_un.d_ptr;
+		else if (dyn->d_tag == DT_STRTAB)
+			str = dyn->d_un.d_ptr;
+	}
+	/* ld.so relocates these entries of the program's dynamic section
+	 * in place, but not everywhere. */
+	if (rel && rel < info->dlpi_addr)
+		rel += info->dlpi_addr, sym += info->dlpi_addr,
+			str += info->dlpi_addr;
+	const ElfW(Rela) *r = (const ElfW(Rela) *)rel;
+	for (size_t i = 0; r && i < relsz / sizeof(*r); i++) {
+		const ElfW(Sym) *s = (const ElfW(Sym) *)sym + ELF64_R_SYM(r[i].r_info);
+		if (!strcmp((const char *)str + s->st_name, fd->name)) {
+			fd->slot = (uintptr_t *)(info->dlpi_addr + r[i].r_offset);
+			break;
+		}
+	}
+	return 1; /* the main program comes first */
+}
+
+static void put(const char *name, const char *suffix)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s.%s", name, suffix);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%d\n", (int)getpid());
+		fclose(f);
+	}
+}
+
+static int there(const char *name, const char *suffix)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s.%s", name, suffix);
+	return access(path, F_OK) == 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct found fd = { "atoi", NULL };
+	dl_iterate_phdr(find, &fd);
+	if (!fd.slot || atoi("7") != 7) {
+		puts("no GOT slot of atoi");
+		return 2;
+	}
+	if (argc > 2 && !strcmp(argv[1], "attach")) {
+		put(argv[2], "ready");
+		while (!there(argv[2], "hook")) {
+			if (atoi("7") != 7)
+				return 3;
+			usleep(2000);
+		}
+		*fd.slot = (uintptr_t)hooked;
+		put(argv[2], "hooked");
+		while (!there(argv[2], "call"))
+			usleep(2000);
+		int v = atoi("5");
+		if (v != 42) {
+			printf("the hook is gone: atoi gave %d\n", v);
+			return 1;
+		}
+		puts("ok");
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "fork")) {
+		for (int i = 0; i < 10; i++)
+			if (atoi("7") != 7)
+				return 3;
+		*fd.slot = (uintptr_t)hooked;
+		pid_t c = fork();
+		if (c == 0)
+			_exit(atoi("5") == 42 ? 0 : 1);
+		int st = -1;
+		if (c < 0 || waitpid(c, &st, 0) != c || st != 0) {
+			printf("child wait status %#x\n", st);
+			return 1;
+		}
+		puts("ok");
+		return 0;
+	}
+	return 2;
+}
