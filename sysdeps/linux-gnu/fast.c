@@ -318,7 +318,7 @@ bool fast_take(struct task *t, struct breakpoint *b, struct arch_regs *regs,
 	f->got[i] = b->call.got;
 	f->target[i] = target;
 	f->nfunc++;
-	f->addr_read |= b->stub.addr_read;
+	f->tramp_held |= b->stub.addr_read;
 	fastrec_stats.handed_over++;
 	bptmem_lift(p, b);
 	b->stub.fast = true;

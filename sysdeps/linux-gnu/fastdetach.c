@@ -295,9 +295,9 @@ void fast_release_child(int procmem, pid_t pid, const struct process *parent)
 	const struct fastrec *f = fastrec_mapped(parent);
 	if (!f)
 		return;
-	fastentry_slots_back(procmem, pid, f);
+	bool held = fastentry_slots_back(procmem, pid, f) || f->tramp_held;
 	fastentry_restore(procmem, f);
-	if (f->addr_read)
+	if (held)
 		forward_tramps(procmem, f);
 	child_ring(f, pid, procmem);
 	fasttrap_exits_restore(procmem, f);
@@ -330,11 +330,11 @@ void fast_unmap(struct task *t, const struct arch_regs *saved)
 	/* The trampolines stay, forwarding, if the program may hold one's
 	 * address; the shadow stacks, ring and the rest go. */
 	uint64_t keep = 0;
-	if (f->addr_read)
+	if (f->tramp_held)
 		forward_tramps(p->procmem, f);
 	if (f->signalled_inside)
 		return;
-	if (f->addr_read) {
+	if (f->tramp_held) {
 		keep = f->l.plans;
 		debug_msg(DEBUG_GENERAL,
 			  "--fast: process %d keeps %#llx bytes at %#llx: "
@@ -355,7 +355,8 @@ void fast_detach(struct process *p)
 	if (!f || p->vfork_parent || p->procmem < 0)
 		return;
 	fastdrain_drain(p);
-	fastentry_slots_back(p->procmem, p->pid, f);
+	if (fastentry_slots_back(p->procmem, p->pid, f))
+		f->tramp_held = true;
 	fastentry_restore(p->procmem, f);
 	task_foreach(step_out, p);
 	fastdrain_drain(p);

@@ -245,19 +245,23 @@ uint64_t fastentry_slot_value(const struct fastrec *f, uint32_t j)
 	return f->target[j];
 }
 
-void fastentry_slots_back(int procmem, pid_t pid, const struct fastrec *f)
+bool fastentry_slots_back(int procmem, pid_t pid, const struct fastrec *f)
 {
+	bool written = false;
 	for (uint32_t i = 0; i < f->nfunc && i < FAST_NFUNC; i++) {
 		uint64_t tramp =
 			f->base + f->l.tramp + (uint64_t)i * REC_TRAMP_SIZE;
-		uint64_t slot = 0;
-		if (f->got[i] &&
-		    !fastrec_read(pid, f->got[i], &slot, sizeof(slot)) &&
-		    slot == tramp) {
-			uint64_t v = fastentry_slot_value(f, i);
+		uint64_t slot = 0, v = fastentry_slot_value(f, i);
+		if (!f->got[i])
+			continue;
+		if (fastrec_read(pid, f->got[i], &slot, sizeof(slot)))
+			written = true;
+		else if (slot == tramp)
 			(void)mem_write(procmem, f->got[i], &v, sizeof(v));
-		}
+		else if (slot != v) /* (a ring given up put V back) */
+			written = true;
 	}
+	return written;
 }
 
 /* Whether entry I of F is patched and our jump is still there: the

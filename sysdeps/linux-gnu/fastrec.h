@@ -127,10 +127,12 @@ struct fastrec {
 	unsigned nbad;
 	/* The stack copy's size its configuration asks for (-w). */
 	uint64_t stack_copy;
-	/* A function was handed over whose address the program may have
-	 * read in its slot, the trampoline's then (fastdetach.c keeps the
-	 * trampolines, forwarding, at the detach). */
-	bool addr_read;
+	/* The program may hold a trampoline's address: a function was
+	 * handed over whose address it may read in its slot (a GLOB_DAT
+	 * one), or it wrote a slot since (its hook calls what it read
+	 * there).  The detach keeps the trampolines then, forwarding
+	 * (fastdetach.c). */
+	bool tramp_held;
 };
 
 /* ---- fastrec.c ---- */
@@ -328,8 +330,10 @@ uint64_t fastentry_slot_value(const struct fastrec *f, uint32_t j);
  * back to what they held (fastentry_slot_value) where they still point
  * at their trampolines.  A slot the program has written since (a PLT
  * hook of its own) is left as it is, and so is one of an object gone
- * (dlclose: another may be mapped there). */
-void fastentry_slots_back(int procmem, pid_t pid, const struct fastrec *f);
+ * (dlclose: another may be mapped there).  Returns whether there was
+ * such a slot: the program may have kept the trampoline it read there
+ * (the hook calls it). */
+bool fastentry_slots_back(int procmem, pid_t pid, const struct fastrec *f);
 /* fastentry.c: P's patched entries back in ptrace mode, F given up
  * (fastpoison.c): their breakpoints back in place where our jump still
  * is, never patched again. */

@@ -6,10 +6,12 @@
  *   plthook attach NAME: writes NAME.ready, calls atoi in a loop; at
  *	NAME.hook writes its hook in the slot, writes NAME.hooked; at
  *	NAME.call (the tracer gone) calls atoi once: prints "ok" and exits
- *	0 if the hook answered, else says what did and exits 1.
+ *	0 if the hook answered (it calls what the slot held before), else
+ *	says what did and exits 1.
  *   plthook fork: hooks after 10 calls, forks; the child, let go by a
- *	tracer without -f, calls atoi and exits 0 if the hook answered;
- *	prints "ok" if it did, else its wait status, and exits 1. */
+ *	tracer without -f, calls atoi 100000 times (more records than a
+ *	ring holds, were they recorded) and exits 0 if the hook answered
+ *	each; prints "ok" if it did, else its wait status, and exits 1. */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <link.h>
@@ -20,10 +22,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* What the slot held before the hook: the hook calls it, as PLT
+ * hooking libraries do. */
+static int (*orig)(const char *);
+
 static int hooked(const char *s)
 {
-	(void)s;
-	return 42;
+	return orig(s) + 100;
+}
+
+static void hook(uintptr_t *slot)
+{
+	orig = (int (*)(const char *))*slot;
+	*slot = (uintptr_t)hooked;
 }
 
 struct found {
@@ -101,12 +112,12 @@ int main(int argc, char **argv)
 				return 3;
 			usleep(2000);
 		}
-		*fd.slot = (uintptr_t)hooked;
+		hook(fd.slot);
 		put(argv[2], "hooked");
 		while (!there(argv[2], "call"))
 			usleep(2000);
 		int v = atoi("5");
-		if (v != 42) {
+		if (v != 105) {
 			printf("the hook is gone: atoi gave %d\n", v);
 			return 1;
 		}
@@ -117,10 +128,14 @@ int main(int argc, char **argv)
 		for (int i = 0; i < 10; i++)
 			if (atoi("7") != 7)
 				return 3;
-		*fd.slot = (uintptr_t)hooked;
+		hook(fd.slot);
 		pid_t c = fork();
-		if (c == 0)
-			_exit(atoi("5") == 42 ? 0 : 1);
+		if (c == 0) {
+			for (int i = 0; i < 100000; i++)
+				if (atoi("5") != 105)
+					_exit(1);
+			_exit(0);
+		}
 		int st = -1;
 		if (c < 0 || waitpid(c, &st, 0) != c || st != 0) {
 			printf("child wait status %#x\n", st);

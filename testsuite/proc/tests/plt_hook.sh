@@ -1,9 +1,11 @@
 # shellcheck shell=bash disable=SC1091
 # A program writes its own hook in its GOT slot of atoi while traced (as
-# PLT hooking libraries do) and needs it once the tracer has gone.  With
-# --fast the slot held the recorder's trampoline until then, and the
-# detach (or the release of a fork child) put back the value from before
-# the hand-over, over the program's: atoi answered 5, not the hook's 42.
+# PLT hooking libraries do: the hook calls what the slot held) and needs
+# it once the tracer has gone.  With --fast the slot held the recorder's
+# trampoline until then.  The detach (or the release of a fork child)
+# put back the value from before the hand-over, over the program's (atoi
+# answered 5, not the hook's 105), and unmapped the trampoline the hook
+# goes on to.
 #   attach: -p, the hook written while traced, SIGINT to the tracer, then
 #	a call;
 #   fork: without -f, the parent hooks and forks; the child calls.
