@@ -251,9 +251,10 @@ bool fastentry_slots_back(int procmem, pid_t pid, const struct fastrec *f)
 	for (uint32_t i = 0; i < f->nfunc && i < FAST_NFUNC; i++) {
 		uint64_t tramp =
 			f->base + f->l.tramp + (uint64_t)i * REC_TRAMP_SIZE;
-		uint64_t slot = 0, v = fastentry_slot_value(f, i);
+		uint64_t slot = 0, v;
 		if (!f->got[i])
 			continue;
+		v = fastentry_slot_value(f, i);
 		if (fastrec_read(pid, f->got[i], &slot, sizeof(slot)))
 			written = true;
 		else if (slot == tramp)

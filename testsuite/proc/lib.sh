@@ -259,3 +259,35 @@ wait_tracer() {
 	t1=$(date +%s%N)
 	tsecs=$(( (t1 - t0) / 1000000 ))ms
 }
+
+# act_untraced PROG FUNC: the attach case of addr_kept and plt_hook.
+# PROG (a program of progs/ that takes "attach NAME", stepping through
+# stepfile.h's files) runs, traced with -p until 3 calls of FUNC show
+# (--fast has handed FUNC over by then); at k.act it does what the test
+# is about and writes k.acted; the tracer gets SIGINT; at k.call the
+# program goes on untraced, and must print "ok" and exit 0.
+act_untraced() {
+	local i st
+	"$1" attach k >out 2>&1 &
+	p=$!
+	cleanup_pids+=("$p")
+	wait_file k.ready || fail "the program never became ready:" "$(cat out)"
+	lt_bg -o trace -p "$p"
+	t=$!
+	tracer_pid "$t"
+	cleanup_pids+=("$t")
+	for ((i = 0; i < 3000; i++)); do
+		[ "$(grep -c "^$2(" trace 2>/dev/null)" -ge 3 ] && break
+		sleep 0.01
+	done
+	[ "$i" -lt 3000 ] || fail "no calls of $2 traced:" "$(head -5 trace)"
+	touch k.act
+	wait_file k.acted || fail "the program never took its step"
+	kill -INT "$tpid"
+	wait_tracer "$t"
+	touch k.call
+	wait "$p"
+	st=$?
+	[ "$st" = 0 ] && [ "$(cat out)" = ok ] ||
+		fail "the program ended with status $st:" "$(cat out)"
+}

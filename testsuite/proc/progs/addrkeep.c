@@ -5,7 +5,7 @@
  * trampoline while traced.
  *
  *   addrkeep attach NAME: writes NAME.ready, frees in a loop; at
- *	NAME.load keeps free's address, writes NAME.loaded; at NAME.call
+ *	NAME.act keeps free's address, writes NAME.acted; at NAME.call
  *	(the tracer gone) calls it 10000 times, prints "ok", exits 0.
  *   addrkeep fork: keeps free's address after 10 calls, forks; the
  *	child calls it 100000 times (more than a ring holds) and exits 0;
@@ -16,25 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "stepfile.h"
+
 static void (*volatile keep)(void *);
-
-static void put(const char *name, const char *suffix)
-{
-	char path[4096];
-	snprintf(path, sizeof path, "%s.%s", name, suffix);
-	FILE *f = fopen(path, "w");
-	if (f) {
-		fprintf(f, "%d\n", (int)getpid());
-		fclose(f);
-	}
-}
-
-static int there(const char *name, const char *suffix)
-{
-	char path[4096];
-	snprintf(path, sizeof path, "%s.%s", name, suffix);
-	return access(path, F_OK) == 0;
-}
 
 static void once(void)
 {
@@ -45,14 +29,14 @@ static void once(void)
 int main(int argc, char **argv)
 {
 	if (argc > 2 && !strcmp(argv[1], "attach")) {
-		put(argv[2], "ready");
-		while (!there(argv[2], "load")) {
+		step_put(argv[2], "ready");
+		while (!step_there(argv[2], "act")) {
 			once();
 			usleep(2000);
 		}
 		keep = free;
-		put(argv[2], "loaded");
-		while (!there(argv[2], "call")) {
+		step_put(argv[2], "acted");
+		while (!step_there(argv[2], "call")) {
 			once();
 			usleep(2000);
 		}

@@ -4,7 +4,7 @@
  * program wrote it: the tracer must leave the program's value there.
  *
  *   plthook attach NAME: writes NAME.ready, calls atoi in a loop; at
- *	NAME.hook writes its hook in the slot, writes NAME.hooked; at
+ *	NAME.act writes its hook in the slot, writes NAME.acted; at
  *	NAME.call (the tracer gone) calls atoi once: prints "ok" and exits
  *	0 if the hook answered (it calls what the slot held before), else
  *	says what did and exits 1.
@@ -21,6 +21,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "stepfile.h"
 
 /* What the slot held before the hook: the hook calls it, as PLT
  * hooking libraries do. */
@@ -79,24 +81,6 @@ static int find(struct dl_phdr_info *info, size_t size, void *data)
 	return 1; /* the main program comes first */
 }
 
-static void put(const char *name, const char *suffix)
-{
-	char path[4096];
-	snprintf(path, sizeof path, "%s.%s", name, suffix);
-	FILE *f = fopen(path, "w");
-	if (f) {
-		fprintf(f, "%d\n", (int)getpid());
-		fclose(f);
-	}
-}
-
-static int there(const char *name, const char *suffix)
-{
-	char path[4096];
-	snprintf(path, sizeof path, "%s.%s", name, suffix);
-	return access(path, F_OK) == 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct found fd = { "atoi", NULL };
@@ -106,15 +90,15 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (argc > 2 && !strcmp(argv[1], "attach")) {
-		put(argv[2], "ready");
-		while (!there(argv[2], "hook")) {
+		step_put(argv[2], "ready");
+		while (!step_there(argv[2], "act")) {
 			if (atoi("7") != 7)
 				return 3;
 			usleep(2000);
 		}
 		hook(fd.slot);
-		put(argv[2], "hooked");
-		while (!there(argv[2], "call"))
+		step_put(argv[2], "acted");
+		while (!step_there(argv[2], "call"))
 			usleep(2000);
 		int v = atoi("5");
 		if (v != 105) {

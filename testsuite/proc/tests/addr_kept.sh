@@ -17,29 +17,7 @@ if command -v objdump >/dev/null &&
 fi
 case $1 in
 attach)
-	"$BIN/addrkeep" attach k >out 2>&1 &
-	p=$!
-	cleanup_pids+=("$p")
-	wait_file k.ready || fail "the program never became ready"
-	lt_bg -o trace -p "$p"
-	t=$!
-	tracer_pid "$t"
-	cleanup_pids+=("$t")
-	# A few calls shown: free is handed over (--fast) by then.
-	for ((i = 0; i < 3000; i++)); do
-		[ "$(grep -c '^free(' trace 2>/dev/null)" -ge 3 ] && break
-		sleep 0.01
-	done
-	[ "$i" -lt 3000 ] || fail "no calls of free traced:" "$(head -5 trace)"
-	touch k.load
-	wait_file k.loaded || fail "the program never kept the address"
-	kill -INT "$tpid"
-	wait_tracer "$t"
-	touch k.call
-	wait "$p"
-	st=$?
-	[ "$st" = 0 ] && [ "$(cat out)" = ok ] ||
-		fail "the program ended with status $st:" "$(cat out)"
+	act_untraced "$BIN/addrkeep" free
 	;;
 fork)
 	lt -o trace "$BIN/addrkeep" fork >out 2>err

@@ -14,29 +14,7 @@
 
 case $1 in
 attach)
-	"$BIN/plthook" attach k >out 2>&1 &
-	p=$!
-	cleanup_pids+=("$p")
-	wait_file k.ready || fail "the program never became ready:" "$(cat out)"
-	lt_bg -o trace -p "$p"
-	t=$!
-	tracer_pid "$t"
-	cleanup_pids+=("$t")
-	# A few calls shown: atoi is handed over (--fast) by then.
-	for ((i = 0; i < 3000; i++)); do
-		[ "$(grep -c '^atoi(' trace 2>/dev/null)" -ge 3 ] && break
-		sleep 0.01
-	done
-	[ "$i" -lt 3000 ] || fail "no calls of atoi traced:" "$(head -5 trace)"
-	touch k.hook
-	wait_file k.hooked || fail "the program never hooked atoi"
-	kill -INT "$tpid"
-	wait_tracer "$t"
-	touch k.call
-	wait "$p"
-	st=$?
-	[ "$st" = 0 ] && [ "$(cat out)" = ok ] ||
-		fail "the program ended with status $st:" "$(cat out)"
+	act_untraced "$BIN/plthook" atoi
 	;;
 fork)
 	lt -o trace "$BIN/plthook" fork >out 2>err
